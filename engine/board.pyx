@@ -1,0 +1,303 @@
+# The Python face of the position: FEN in and out, move strings, push/pop,
+# queries. Checks happen here with the GIL; the C core assumes valid input.
+
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from engine.position cimport (
+    Position, Move, KIND_OF, EMPTY, OFF, RED, BLACK, RED_TAG, MAX_MOVES,
+    MAX_HISTORY, side_tag, make_move, move_from, move_to, square_at, file_of,
+    rank_of, clear_position, put_piece, compute_key, make, unmake,
+    KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, ZOBRIST_SIDE,
+)
+from engine.movegen cimport (
+    generate_legal, has_legal_move, in_check, is_attacked, perft,
+)
+
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+# FEN letter -> (type, first slot, slots available); H and E are common aliases.
+_PIECES = {"K": (KING, 0, 1), "A": (ADVISOR, 1, 2), "B": (ELEPHANT, 3, 2),
+           "E": (ELEPHANT, 3, 2), "N": (HORSE, 5, 2), "H": (HORSE, 5, 2),
+           "R": (ROOK, 7, 2), "C": (CANNON, 9, 2), "P": (PAWN, 11, 5)}
+_LETTER = "KABNRCP"
+_NAMES = {KING: "king", ADVISOR: "advisor", ELEPHANT: "elephant", HORSE: "horse",
+          ROOK: "rook", CANNON: "cannon", PAWN: "pawn"}
+_ELEPHANT_POINTS = {(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
+
+
+def square_name(int sq):
+    return "abcdefghi"[file_of(sq)] + str(rank_of(sq))
+
+
+def parse_square(str text):
+    """'e0' -> mailbox square; ValueError if it is not a board square."""
+    if len(text) != 2 or text[0] not in "abcdefghi" or text[1] not in "0123456789":
+        raise ValueError(f"not a square: {text!r}")
+    return square_at(ord(text[0]) - 97, ord(text[1]) - 48)
+
+
+def move_name(int m):
+    return square_name(move_from(m)) + square_name(move_to(m))
+
+
+def _placement_problem(int kind_type, int red, int f, int r):
+    """Why a piece cannot stand on (f, r), or None. Red's view: r as is."""
+    own_r = r if red else 9 - r
+    name = ("Red " if red else "Black ") + _NAMES[kind_type]
+    where = "abcdefghi"[f] + str(r)
+    if kind_type in (KING, ADVISOR) and not (3 <= f <= 5 and own_r <= 2):
+        return f"{name} outside its palace at {where}"
+    if kind_type == ADVISOR and (f + own_r) % 2 == 0:
+        return f"{name} off its palace diagonals at {where}"
+    if kind_type == ELEPHANT and (f, own_r) not in _ELEPHANT_POINTS:
+        return f"{name} off its seven points at {where}"
+    if kind_type == PAWN and own_r < 3:
+        return f"{name} behind its starting rank at {where}"
+    return None
+
+
+cdef class Board:
+    """A Xiangqi position with its move history.
+
+    Board(fen=None) starts from the initial position or parses a FEN as
+    Pikafish writes it; a bad FEN raises ValueError naming the problem.
+    """
+    cdef Position* pos
+    cdef int first_fullmove      # FEN's move number, kept for fen()
+    cdef int started_black
+
+    def __cinit__(self):
+        self.pos = <Position*> malloc(sizeof(Position))
+        if self.pos is NULL:
+            raise MemoryError()
+        clear_position(self.pos)
+
+    def __dealloc__(self):
+        free(self.pos)
+
+    def __init__(self, fen=None):
+        self.set_fen(START_FEN if fen is None else fen)
+
+    cdef Position* position(self):
+        return self.pos
+
+    # -- FEN ---------------------------------------------------------------
+    def set_fen(self, str fen):
+        """Replace the position (and clear the history) from a FEN."""
+        cdef Position* p = <Position*> malloc(sizeof(Position))
+        if p is NULL:
+            raise MemoryError()
+        try:
+            _parse_fen(p, fen)
+            memcpy(self.pos, p, sizeof(Position) - sizeof(p.history))
+            self.pos.ply = 0
+            fields = fen.split()
+            number = fields[5] if len(fields) > 5 else "1"
+            self.first_fullmove = int(number) if number.isdigit() and int(number) > 0 else 1
+            self.started_black = self.pos.side == BLACK
+        finally:
+            free(p)
+
+    def fen(self):
+        cdef Position* p = self.pos
+        rows = []
+        for r in range(9, -1, -1):
+            row, gap = "", 0
+            for f in range(9):
+                cell = p.board[square_at(f, r)]
+                if cell == EMPTY:
+                    gap += 1
+                    continue
+                if gap:
+                    row += str(gap)
+                    gap = 0
+                letter = _LETTER[KIND_OF[cell] % 7]
+                row += letter if cell & RED_TAG else letter.lower()
+            rows.append(row + (str(gap) if gap else ""))
+        fullmove = self.first_fullmove + (p.ply + self.started_black) // 2
+        return "/".join(rows) + (" w" if p.side == RED else " b") + f" - - 0 {fullmove}"
+
+    # -- moves -------------------------------------------------------------
+    def legal_moves(self):
+        cdef Move moves[MAX_MOVES]
+        cdef int n = generate_legal(self.pos, moves)
+        return [move_name(moves[i]) for i in range(n)]
+
+    cdef Move _parse_legal(self, move) except? 0:
+        if not isinstance(move, str) or len(move) != 4:
+            raise ValueError(f"malformed move {move!r}: expected e.g. 'h2e2'")
+        try:
+            m = make_move(parse_square(move[:2]), parse_square(move[2:]))
+        except ValueError:
+            raise ValueError(f"malformed move {move!r}: expected e.g. 'h2e2'") from None
+        cdef Move moves[MAX_MOVES]
+        cdef int n = generate_legal(self.pos, moves)
+        for i in range(n):
+            if moves[i] == m:
+                return m
+        raise ValueError(f"illegal move {move!r} in {self.fen()}")
+
+    def push(self, move):
+        """Play a move given as a string; ValueError (board unchanged) if it
+        is malformed or illegal."""
+        cdef Move m = self._parse_legal(move)
+        if self.pos.ply >= MAX_HISTORY - 256:
+            raise ValueError("game too long: the history is full")
+        make(self.pos, m)
+        self.pos.history[self.pos.ply - 1].gives_check = in_check(self.pos)
+
+    def pop(self):
+        """Take back the last move and return it."""
+        if self.pos.ply == 0:
+            raise IndexError("pop from a board with no moves played")
+        m = self.pos.history[self.pos.ply - 1].move
+        unmake(self.pos)
+        return move_name(m)
+
+    def is_legal(self, move):
+        try:
+            self._parse_legal(move)
+            return True
+        except ValueError:
+            return False
+
+    # -- queries -----------------------------------------------------------
+    def in_check(self):
+        return bool(in_check(self.pos))
+
+    def is_game_over(self):
+        """The side to move has no legal move, and so has lost."""
+        return not has_legal_move(self.pos)
+
+    def gives_check(self, int index=-1):
+        """Whether the move at move_stack[index] gave check."""
+        return bool(self.pos.history[range(self.pos.ply)[index]].gives_check)
+
+    @property
+    def turn(self):
+        return "w" if self.pos.side == RED else "b"
+
+    @property
+    def hash(self):
+        return self.pos.key
+
+    @property
+    def ply(self):
+        return self.pos.ply
+
+    @property
+    def move_stack(self):
+        return [move_name(self.pos.history[i].move) for i in range(self.pos.ply)]
+
+    def key_history(self):
+        """Keys of the positions before each move, oldest first."""
+        return [self.pos.history[i].key for i in range(self.pos.ply)]
+
+    def computed_hash(self):
+        """The key computed from scratch (tests compare it to .hash)."""
+        return compute_key(self.pos)
+
+    def perft(self, int depth):
+        cdef uint64_t n
+        if depth < 0:
+            raise ValueError("perft depth must be >= 0")
+        with nogil:
+            n = perft(self.pos, depth)
+        return n
+
+    def divide(self, int depth):
+        """[(move, perft(depth - 1) after it)] for every legal move."""
+        if depth < 1:
+            raise ValueError("divide depth must be >= 1")
+        out = []
+        cdef Move moves[MAX_MOVES]
+        cdef int n = generate_legal(self.pos, moves)
+        cdef uint64_t count
+        for i in range(n):
+            make(self.pos, moves[i])
+            with nogil:
+                count = perft(self.pos, depth - 1)
+            unmake(self.pos)
+            out.append((move_name(moves[i]), count))
+        return out
+
+    def copy(self):
+        cdef Board other = Board.__new__(Board)
+        memcpy(other.pos, self.pos, sizeof(Position))
+        other.first_fullmove = self.first_fullmove
+        other.started_black = self.started_black
+        return other
+
+    def __eq__(self, other):
+        return isinstance(other, Board) and self.fen() == other.fen()
+
+    def __hash__(self):
+        return hash(self.pos.key)
+
+    def __repr__(self):
+        return f"Board({self.fen()!r})"
+
+    def __str__(self):
+        lines = []
+        for r in range(9, -1, -1):
+            row = []
+            for f in range(9):
+                cell = self.pos.board[square_at(f, r)]
+                if cell == EMPTY:
+                    row.append(".")
+                else:
+                    letter = _LETTER[KIND_OF[cell] % 7]
+                    row.append(letter if cell & RED_TAG else letter.lower())
+            lines.append(f"{r} " + " ".join(row))
+        lines.append("  a b c d e f g h i")
+        return "\n".join(lines)
+
+
+cdef void _parse_fen(Position* p, str fen) except *:
+    if not isinstance(fen, str) or not fen.strip():
+        raise ValueError("empty FEN")
+    fields = fen.split()
+    ranks = fields[0].split("/")
+    if len(ranks) != 10:
+        raise ValueError(f"FEN has {len(ranks)} ranks, expected 10: {fields[0]!r}")
+    clear_position(p)
+    used = {}
+    for i, text in enumerate(ranks):
+        r = 9 - i
+        f = 0
+        for ch in text:
+            if ch.isdigit():
+                f += int(ch)
+                continue
+            upper = ch.upper()
+            if upper not in _PIECES:
+                raise ValueError(f"unknown piece letter {ch!r} in FEN rank {r}")
+            if f > 8:
+                raise ValueError(f"FEN rank {r} has more than 9 files: {text!r}")
+            kind_type, first, count = _PIECES[upper]
+            red = ch.isupper()
+            problem = _placement_problem(kind_type, red, f, r)
+            if problem:
+                raise ValueError(problem)
+            taken = used.get((red, kind_type), 0)
+            if taken >= count:
+                raise ValueError(f"too many {'Red' if red else 'Black'} "
+                                 f"{_NAMES[kind_type]}s: a set has {count}")
+            used[(red, kind_type)] = taken + 1
+            put_piece(p, (RED_TAG if red else RED_TAG * 2) + first + taken,
+                      square_at(f, r))
+            f += 1
+        if f != 9:
+            raise ValueError(f"FEN rank {r} has {f} files, expected 9: {text!r}")
+    for red in (True, False):
+        if not used.get((red, KING)):
+            raise ValueError(f"{'Red' if red else 'Black'} king missing")
+    side = fields[1].lower() if len(fields) > 1 else "w"
+    if side not in ("w", "r", "b"):
+        raise ValueError(f"side to move must be w, r or b, not {fields[1]!r}")
+    p.side = BLACK if side == "b" else RED
+    if p.side == BLACK:
+        p.key ^= ZOBRIST_SIDE
+    if is_attacked(p, p.square[side_tag(p.side ^ 1)], p.side):
+        raise ValueError("the side not to move is in check")

@@ -1,0 +1,299 @@
+# Move generation, attack detection and perft. Hot code: every function is
+# noexcept nogil, walks the piece lists (never the whole board) and relies on
+# the OFF border to stop sliders and reject jumps off the board.
+
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memset
+from engine.position cimport (
+    Position, Move, KIND_OF, OFF, EMPTY, RED, BLACK, KING, ADVISOR, ELEPHANT,
+    HORSE, ROOK, CANNON, PAWN, MAX_MOVES, side_tag, make_move, move_from,
+    move_to, rank_of, file_of, make, unmake,
+)
+
+cdef int ORTH[4]
+ORTH[:] = [16, -16, 1, -1]
+# Diagonal steps split into their vertical and horizontal parts.
+cdef int DIAG_V[4]
+DIAG_V[:] = [16, 16, -16, -16]
+cdef int DIAG_H[4]
+DIAG_H[:] = [1, -1, 1, -1]
+cdef uint8_t IN_PALACE[256]
+cdef uint8_t IN_HALF[2][256]     # IN_HALF[side][sq]: on that side's bank
+
+
+cdef void init_geometry():
+    cdef int sq, f, r
+    for sq in range(256):
+        f = file_of(sq)
+        r = rank_of(sq)
+        on_board = 0 <= f <= 8 and 0 <= r <= 9
+        IN_PALACE[sq] = on_board and 3 <= f <= 5 and (r <= 2 or r >= 7)
+        IN_HALF[RED][sq] = on_board and r <= 4
+        IN_HALF[BLACK][sq] = on_board and r >= 5
+
+
+init_geometry()
+
+
+cdef int is_attacked(const Position* p, int sq, int by_side) noexcept nogil:
+    """Whether a piece of by_side attacks sq (asked for king squares only)."""
+    cdef const uint8_t* b = p.board
+    cdef int k = 7 * by_side
+    cdef int rook = ROOK + k, cannon = CANNON + k, king = KING + k
+    cdef int horse = HORSE + k, pawn = PAWN + k
+    cdef int i, d, t, leg, kind
+    for i in range(4):
+        d = ORTH[i]
+        t = sq + d
+        while b[t] == EMPTY:
+            t += d
+        if b[t] == OFF:
+            continue
+        kind = KIND_OF[b[t]]
+        # A king as the first piece on the file is the "flying general".
+        if kind == rook or kind == king:
+            return 1
+        t += d
+        while b[t] == EMPTY:
+            t += d
+        if KIND_OF[b[t]] == cannon:
+            return 1
+    # A horse reaches sq through a leg that is a diagonal neighbour of sq:
+    # for leg = sq + v + h, the horses using it stand at leg + v and leg + h.
+    for i in range(4):
+        leg = sq + DIAG_V[i] + DIAG_H[i]
+        if b[leg] == EMPTY and (KIND_OF[b[leg + DIAG_V[i]]] == horse
+                                or KIND_OF[b[leg + DIAG_H[i]]] == horse):
+            return 1
+    # Pawns attack forward and, once across the river, sideways; a pawn
+    # beside a king in its palace is always across.
+    if KIND_OF[b[sq + (-16 if by_side == RED else 16)]] == pawn:
+        return 1
+    if KIND_OF[b[sq - 1]] == pawn or KIND_OF[b[sq + 1]] == pawn:
+        return 1
+    return 0
+
+
+cdef int in_check(const Position* p) noexcept nogil:
+    return is_attacked(p, p.square[side_tag(p.side)], p.side ^ 1)
+
+
+cdef inline int wanted(int cell, GenMode mode, int mine, int theirs) noexcept nogil:
+    # mine = own tag | OFF: cells that can never be entered.
+    if mode == GEN_ALL:
+        return not (cell & mine)
+    if mode == GEN_CAPTURES:
+        return cell & theirs
+    return cell == EMPTY
+
+
+cdef int generate(const Position* p, Move* out, GenMode mode) noexcept nogil:
+    """Pseudo-legal moves of the side to move; returns how many."""
+    cdef const uint8_t* b = p.board
+    cdef int side = p.side
+    cdef int tag = side_tag(side)
+    cdef int mine = tag | OFF, theirs = side_tag(side ^ 1)
+    cdef int n = 0, piece, frm, to, i, d, leg, forward
+    # King and advisors: one step, inside the palace.
+    frm = p.square[tag]
+    for i in range(4):
+        to = frm + ORTH[i]
+        if IN_PALACE[to] and wanted(b[to], mode, mine, theirs):
+            out[n] = make_move(frm, to); n += 1
+    for piece in range(tag + 1, tag + 3):
+        frm = p.square[piece]
+        if frm == 0:
+            continue
+        for i in range(4):
+            to = frm + DIAG_V[i] + DIAG_H[i]
+            if IN_PALACE[to] and wanted(b[to], mode, mine, theirs):
+                out[n] = make_move(frm, to); n += 1
+    # Elephants: two diagonal steps over an empty eye, never across the river.
+    for piece in range(tag + 3, tag + 5):
+        frm = p.square[piece]
+        if frm == 0:
+            continue
+        for i in range(4):
+            d = DIAG_V[i] + DIAG_H[i]
+            to = frm + 2 * d
+            if b[frm + d] == EMPTY and IN_HALF[side][to] and wanted(b[to], mode, mine, theirs):
+                out[n] = make_move(frm, to); n += 1
+    # Horses: one orthogonal step over an empty leg, then one diagonal step.
+    for piece in range(tag + 5, tag + 7):
+        frm = p.square[piece]
+        if frm == 0:
+            continue
+        for i in range(4):
+            leg = frm + ORTH[i]
+            if b[leg] != EMPTY:
+                continue
+            d = ORTH[i]
+            # The two outward diagonals from the leg: perpendicular offsets.
+            if d == 16 or d == -16:
+                to = leg + d + 1
+                if wanted(b[to], mode, mine, theirs):
+                    out[n] = make_move(frm, to); n += 1
+                to = leg + d - 1
+            else:
+                to = leg + d + 16
+                if wanted(b[to], mode, mine, theirs):
+                    out[n] = make_move(frm, to); n += 1
+                to = leg + d - 16
+            if wanted(b[to], mode, mine, theirs):
+                out[n] = make_move(frm, to); n += 1
+    # Rooks slide; the first piece met is captured if it is an enemy.
+    for piece in range(tag + 7, tag + 9):
+        frm = p.square[piece]
+        if frm == 0:
+            continue
+        for i in range(4):
+            d = ORTH[i]
+            to = frm + d
+            while b[to] == EMPTY:
+                if mode != GEN_CAPTURES:
+                    out[n] = make_move(frm, to); n += 1
+                to += d
+            if (b[to] & theirs) and mode != GEN_QUIETS:
+                out[n] = make_move(frm, to); n += 1
+    # Cannons slide like rooks but capture by jumping exactly one screen.
+    for piece in range(tag + 9, tag + 11):
+        frm = p.square[piece]
+        if frm == 0:
+            continue
+        for i in range(4):
+            d = ORTH[i]
+            to = frm + d
+            while b[to] == EMPTY:
+                if mode != GEN_CAPTURES:
+                    out[n] = make_move(frm, to); n += 1
+                to += d
+            if b[to] == OFF or mode == GEN_QUIETS:
+                continue
+            to += d
+            while b[to] == EMPTY:
+                to += d
+            if b[to] & theirs:
+                out[n] = make_move(frm, to); n += 1
+    # Pawns step forward and, once across the river, sideways too.
+    forward = 16 if side == RED else -16
+    for piece in range(tag + 11, tag + 16):
+        frm = p.square[piece]
+        if frm == 0:
+            continue
+        to = frm + forward
+        if wanted(b[to], mode, mine, theirs):
+            out[n] = make_move(frm, to); n += 1
+        if not IN_HALF[side][frm]:
+            if wanted(b[frm + 1], mode, mine, theirs):
+                out[n] = make_move(frm, frm + 1); n += 1
+            if wanted(b[frm - 1], mode, mine, theirs):
+                out[n] = make_move(frm, frm - 1); n += 1
+    return n
+
+
+cdef void prepare_legality(const Position* p, Legality* lg) noexcept nogil:
+    cdef const uint8_t* b = p.board
+    cdef int side = p.side, k = 7 * (side ^ 1)
+    cdef int ksq = p.square[side_tag(side)]
+    cdef int i, d, t, last, kind, leg
+    lg.king = ksq
+    lg.in_check = is_attacked(p, ksq, side ^ 1)
+    if lg.in_check:
+        return              # every move is tested: the danger map is unused
+    memset(lg.danger, 0, 256)
+    for i in range(4):
+        # Mark the ray up to the farthest enemy rook, cannon or king on it:
+        # only a move from or onto those squares can open or screen a line.
+        d = ORTH[i]
+        last = 0
+        t = ksq + d
+        while b[t] != OFF:
+            kind = KIND_OF[b[t]] - k
+            if kind == ROOK or kind == CANNON or kind == KING:
+                last = t
+            t += d
+        if last:
+            t = ksq + d
+            while t != last + d:
+                lg.danger[t] = 1
+                t += d
+    for i in range(4):
+        leg = ksq + DIAG_V[i] + DIAG_H[i]
+        if b[leg] != EMPTY and b[leg] != OFF and (
+                KIND_OF[b[leg + DIAG_V[i]]] == HORSE + k
+                or KIND_OF[b[leg + DIAG_H[i]]] == HORSE + k):
+            lg.danger[leg] = 1
+
+
+cdef int is_legal(Position* p, const Legality* lg, Move m) noexcept nogil:
+    """Whether a pseudo-legal move leaves the mover's king safe."""
+    cdef int frm = move_from(m), to = move_to(m)
+    if not lg.in_check and frm != lg.king and not lg.danger[frm] and not lg.danger[to]:
+        return 1
+    cdef uint8_t piece = p.board[frm], captured = p.board[to]
+    cdef int ksq = to if frm == lg.king else lg.king
+    # Try the move on the board alone: the attack test reads nothing else.
+    p.board[to] = piece
+    p.board[frm] = EMPTY
+    cdef int safe = not is_attacked(p, ksq, p.side ^ 1)
+    p.board[frm] = piece
+    p.board[to] = captured
+    return safe
+
+
+cdef int generate_legal(Position* p, Move* out) noexcept nogil:
+    cdef Legality lg
+    cdef int n = generate(p, out, GEN_ALL), i, kept = 0
+    prepare_legality(p, &lg)
+    for i in range(n):
+        if is_legal(p, &lg, out[i]):
+            out[kept] = out[i]
+            kept += 1
+    return kept
+
+
+cdef int has_legal_move(Position* p) noexcept nogil:
+    cdef Move moves[MAX_MOVES]
+    cdef Legality lg
+    cdef int n = generate(p, moves, GEN_ALL), i
+    prepare_legality(p, &lg)
+    for i in range(n):
+        if is_legal(p, &lg, moves[i]):
+            return 1
+    return 0
+
+
+cdef int is_pseudo_legal(const Position* p, Move m) noexcept nogil:
+    """Whether m is among the side to move's pseudo-legal moves (for moves
+    that come from outside this position: hash moves, killers)."""
+    cdef Move moves[MAX_MOVES]
+    cdef int frm = move_from(m), i, n
+    if not (p.board[frm] & side_tag(p.side)):
+        return 0
+    n = generate(p, moves, GEN_ALL)
+    for i in range(n):
+        if moves[i] == m:
+            return 1
+    return 0
+
+
+cdef uint64_t perft(Position* p, int depth) noexcept nogil:
+    cdef Move moves[MAX_MOVES]
+    cdef Legality lg
+    cdef int n, i
+    cdef uint64_t total = 0
+    if depth == 0:
+        return 1
+    n = generate(p, moves, GEN_ALL)
+    prepare_legality(p, &lg)
+    if depth == 1:
+        # Bulk counting: the last ply is counted, never made.
+        for i in range(n):
+            total += is_legal(p, &lg, moves[i])
+        return total
+    for i in range(n):
+        if is_legal(p, &lg, moves[i]):
+            make(p, moves[i])
+            total += perft(p, depth - 1)
+            unmake(p)
+    return total

@@ -1,0 +1,94 @@
+# The position: a sentinel mailbox, piece lists, Zobrist key, incremental
+# material+piece-square score and an undo stack. Everything here is C-level
+# and usable without the GIL; Python-facing code lives in board.pyx.
+#
+# Geometry. The 9x10 board sits inside a 16x16 array (the book uses 13x14;
+# 16 columns make file = sq & 15 and rank = sq >> 4 single instructions).
+# Files a-i are columns 3..11, ranks 0-9 are rows 3..12, so Red moves "up"
+# (+16). Every cell outside the board holds OFF: a slider stops there and a
+# horse or elephant landing there finds no legal target, with no bounds test.
+# The border is at least two cells wide because horses and elephants jump two.
+
+from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
+
+cdef enum:
+    RED = 0
+    BLACK = 1
+    EMPTY = 0
+    RED_TAG = 16            # piece ids 16..31 are Red's, 32..47 Black's
+    BLACK_TAG = 32
+    OFF = 64                # sentinel: matches neither colour tag
+    FILE_LEFT = 3
+    RANK_BOTTOM = 3
+    MAX_MOVES = 160         # more than any Xiangqi position can have (~120)
+    MAX_HISTORY = 4096      # plies of game + search a position can hold
+
+# Piece types, and slots within a side's 16 ids (XQWLight's layout): slot 0
+# king, 1-2 advisors, 3-4 elephants, 5-6 horses, 7-8 rooks, 9-10 cannons,
+# 11-15 pawns. A piece's "kind" is type + 7 * colour (0..13), used to index
+# the Zobrist and piece-square tables so that identical pieces hash alike.
+cdef enum:
+    KING = 0
+    ADVISOR = 1
+    ELEPHANT = 2
+    HORSE = 3
+    ROOK = 4
+    CANNON = 5
+    PAWN = 6
+    NO_KIND = 14
+
+ctypedef uint16_t Move        # from | to << 8; 0 is "no move"
+
+cdef struct Undo:
+    uint64_t key              # key before the move
+    Move move
+    uint8_t captured          # piece id captured (0 if none)
+    uint8_t gives_check       # set by whoever knows: used for perpetual check
+
+cdef struct Position:
+    uint8_t board[256]        # piece id, EMPTY or OFF
+    uint8_t square[48]        # piece id -> square, 0 when captured
+    int side                  # RED or BLACK to move
+    uint64_t key
+    int32_t score             # material + piece-square, from Red's view
+    int ply                   # entries used in history
+    Undo history[MAX_HISTORY]
+
+# Tables, filled once at import of position.pyx.
+cdef uint8_t KIND_OF[256]     # cell value -> kind (NO_KIND for EMPTY/OFF)
+cdef uint64_t ZOBRIST[14][256]
+cdef uint64_t ZOBRIST_SIDE
+cdef int32_t PIECE_SQUARE[14][256]   # signed: Black's entries are negated
+
+cdef inline int side_tag(int side) noexcept nogil:
+    return RED_TAG << side
+
+cdef inline int move_from(Move m) noexcept nogil:
+    return m & 255
+
+cdef inline int move_to(Move m) noexcept nogil:
+    return m >> 8
+
+cdef inline Move make_move(int frm, int to) noexcept nogil:
+    return <Move>(frm | (to << 8))
+
+cdef inline int square_at(int file, int rank) noexcept nogil:
+    return (rank + RANK_BOTTOM) * 16 + file + FILE_LEFT
+
+cdef inline int file_of(int sq) noexcept nogil:
+    return (sq & 15) - FILE_LEFT
+
+cdef inline int rank_of(int sq) noexcept nogil:
+    return (sq >> 4) - RANK_BOTTOM
+
+cdef inline int king_square(const Position* p, int side) noexcept nogil:
+    return p.square[side_tag(side)]
+
+cdef void clear_position(Position* p) noexcept nogil
+cdef void put_piece(Position* p, int piece, int sq) noexcept nogil
+cdef uint64_t compute_key(const Position* p) noexcept nogil
+cdef int32_t compute_score(const Position* p) noexcept nogil
+cdef void make(Position* p, Move m) noexcept nogil
+cdef void unmake(Position* p) noexcept nogil
+cdef void make_null(Position* p) noexcept nogil
+cdef void unmake_null(Position* p) noexcept nogil
