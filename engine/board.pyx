@@ -63,10 +63,6 @@ cdef class Board:
     Board(fen=None) starts from the initial position or parses a FEN as
     Pikafish writes it; a bad FEN raises ValueError naming the problem.
     """
-    cdef Position* pos
-    cdef int first_fullmove      # FEN's move number, kept for fen()
-    cdef int started_black
-
     def __cinit__(self):
         self.pos = <Position*> malloc(sizeof(Position))
         if self.pos is NULL:

@@ -1,0 +1,3 @@
+from engine.position cimport Position
+
+cdef int evaluate(const Position* p) noexcept nogil

@@ -1,0 +1,584 @@
+# The search: iterative deepening with aspiration windows, NegaScout/PVS over
+# the transposition table, quiescence on captures (all evasions in check).
+#
+# Threading contract: Searcher.search() runs each iteration's tree search in
+# C without the GIL, and takes the GIL back only between iterations to report.
+# stop() and set_limits() may be called from any thread at any time; the
+# search polls them (every POLL_NODES nodes for the clock).
+#
+# The search sees the game only through GameOps (engine/game.pxd). It never
+# prints: it fills plain dicts and hands them to the caller's on_info.
+
+from libc.math cimport log
+from libc.stdint cimport uint16_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from engine.game cimport GameOps, MATE, MAX_PLY, MATE_BOUND, INFINITE
+from engine.position cimport Position, MAX_MOVES, move_from, move_to
+from engine.tt cimport (
+    TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_new_search, tt_probe,
+    tt_store, tt_hashfull, BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT,
+)
+from engine.xiangqi cimport XIANGQI_OPS
+from engine.evaluate cimport evaluate as evaluate_position
+from engine.board cimport Board
+from engine.board import move_name
+
+cdef extern from *:
+    """
+    /* The stop flag is shared with other threads: relaxed atomics suffice,
+       the flag only has to be seen eventually. */
+    static inline int atomic_load_int(int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void atomic_store_int(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static inline long long atomic_load_i64(long long *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void atomic_store_i64(long long *p, long long v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    int atomic_load_int(int* p) nogil
+    void atomic_store_int(int* p, int v) nogil
+    long long atomic_load_i64(long long* p) nogil
+    void atomic_store_i64(long long* p, long long v) nogil
+
+# ---- search parameters, in one place ---------------------------------------
+cdef enum:
+    POLL_NODES = 1023            # clock read every 1024 nodes
+    ASPIRATION_DEPTH = 4         # aspiration windows from this depth on
+    ASPIRATION_DELTA = 20
+    NULL_MIN_DEPTH = 3
+    LMR_MIN_DEPTH = 3
+    LMR_MIN_MOVES = 3            # first moves searched at full depth
+    RFP_MAX_DEPTH = 3            # reverse futility pruning depth limit
+    RFP_MARGIN = 110             # per ply
+    HISTORY_MAX = 1 << 20
+
+cdef int SCORE_HASH_MOVE = 1 << 30
+cdef int SCORE_CAPTURE = 1 << 29
+cdef int SCORE_KILLER = 1 << 28
+
+cdef int LMR[64][64]             # reduction by depth and move number
+
+
+cdef void init_reductions():
+    cdef int d, m
+    for d in range(64):
+        for m in range(64):
+            LMR[d][m] = 0 if d == 0 or m == 0 else <int> (0.4 + log(d) * log(m) / 2.2)
+
+
+init_reductions()
+
+
+cdef struct SearchState:
+    GameOps ops
+    void* game
+    TTable tt
+    uint64_t nodes
+    uint64_t node_limit          # 0: none
+    long long start_ns
+    long long hard_ns            # absolute deadline, 0: none (atomic)
+    int stop                     # set by stop() from any thread (atomic)
+    int aborted                  # this search has stopped for good
+    int abortable                # depth 1 always completes: a move exists
+    int seldepth
+    int n_excluded
+    uint16_t excluded[MAX_MOVES] # root moves not to search (banned, other PV lines)
+    uint16_t root_best
+    int root_score
+    uint16_t killers[MAX_PLY][2]
+    int history[256][256]        # by from and to square
+    uint16_t pv[MAX_PLY + 1][MAX_PLY + 1]
+    int pv_len[MAX_PLY + 1]
+
+
+cdef long long now_ns() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <long long> ts.tv_sec * 1000000000 + ts.tv_nsec
+
+
+cdef inline int score_to_tt(int score, int ply) noexcept nogil:
+    # Mate scores are stored as distance from this node, not from the root.
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+cdef inline int score_from_tt(int score, int ply) noexcept nogil:
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+cdef inline int should_stop(SearchState* s) noexcept nogil:
+    cdef long long deadline
+    if s.aborted:
+        return 1
+    if not s.abortable:
+        return 0
+    if s.node_limit and s.nodes >= s.node_limit:
+        s.aborted = 1
+    elif (s.nodes & POLL_NODES) == 0:
+        if atomic_load_int(&s.stop):
+            s.aborted = 1
+        else:
+            deadline = atomic_load_i64(&s.hard_ns)
+            if deadline and now_ns() >= deadline:
+                s.aborted = 1
+    return s.aborted
+
+
+cdef inline void update_pv(SearchState* s, int ply, uint16_t move) noexcept nogil:
+    cdef int i
+    s.pv[ply][ply] = move
+    for i in range(ply + 1, s.pv_len[ply + 1]):
+        s.pv[ply][i] = s.pv[ply + 1][i]
+    s.pv_len[ply] = s.pv_len[ply + 1] if s.pv_len[ply + 1] > ply + 1 else ply + 1
+
+
+cdef inline void pick_next(uint16_t* moves, int* scores, int i, int n) noexcept nogil:
+    # Selection sort one step at a time: a cutoff usually comes early, so
+    # sorting the whole list would be wasted work.
+    cdef int j, best = i, t
+    cdef uint16_t m
+    for j in range(i + 1, n):
+        if scores[j] > scores[best]:
+            best = j
+    if best != i:
+        t = scores[i]; scores[i] = scores[best]; scores[best] = t
+        m = moves[i]; moves[i] = moves[best]; moves[best] = m
+
+
+cdef int is_excluded(SearchState* s, uint16_t move) noexcept nogil:
+    cdef int i
+    for i in range(s.n_excluded):
+        if s.excluded[i] == move:
+            return 1
+    return 0
+
+
+cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
+    cdef uint16_t moves[MAX_MOVES]
+    cdef int scores[MAX_MOVES]
+    cdef int n, i, score, best, rule_score
+    cdef void* g = s.game
+    s.pv_len[ply] = ply
+    s.nodes += 1
+    if should_stop(s):
+        return 0
+    if ply > s.seldepth:
+        s.seldepth = ply
+    if s.ops.rule_result(g, ply, &rule_score):
+        return rule_score
+    if ply >= MAX_PLY - 1:
+        return s.ops.evaluate(g)
+    if in_check:
+        # Every evasion is tried: standing pat is no option in check.
+        best = -INFINITE
+        n = s.ops.generate(g, moves, 0)
+        if n == 0:
+            return s.ops.no_move_score(g, ply)
+    else:
+        best = s.ops.evaluate(g)
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+        n = s.ops.generate(g, moves, 1)
+    for i in range(n):
+        scores[i] = s.ops.capture_value(g, moves[i])
+    for i in range(n):
+        pick_next(moves, scores, i, n)
+        s.ops.make(g, moves[i])
+        score = -qsearch(s, -beta, -alpha, ply + 1, s.ops.in_check(g))
+        s.ops.unmake(g)
+        if s.aborted:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                update_pv(s, ply, moves[i])
+                if score >= beta:
+                    break
+    return best
+
+
+cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
+             int in_check, int after_null) noexcept nogil:
+    """NegaScout, fail-soft: returns a score that is exact inside (alpha,
+    beta), an upper bound at or below alpha, a lower bound at or above beta."""
+    cdef uint16_t moves[MAX_MOVES]
+    cdef int scores[MAX_MOVES]
+    cdef void* g = s.game
+    cdef int n, i, score, best, rule_score, searched = 0, gives, new_depth
+    cdef int reduction, bound, static_eval, tt_score, quiet, captures
+    cdef int pv_node = beta - alpha > 1
+    cdef uint16_t tt_move = 0, best_move = 0, move
+    cdef uint64_t key
+    cdef TTEntry* entry
+
+    if depth <= 0:
+        return qsearch(s, alpha, beta, ply, in_check)
+    s.pv_len[ply] = ply
+    s.nodes += 1
+    if should_stop(s):
+        return 0
+    if ply > s.seldepth:
+        s.seldepth = ply
+
+    # Step 1. Rules, the ply limit and mate distance (not at the root).
+    if ply > 0:
+        if s.ops.rule_result(g, ply, &rule_score):
+            return rule_score
+        if ply >= MAX_PLY - 1:
+            return s.ops.evaluate(g)
+        # No mate found from here can beat one already found nearer the root.
+        if alpha < -(MATE - ply):
+            alpha = -(MATE - ply)
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+
+    # Step 2. Transposition table.
+    key = s.ops.key(g)
+    entry = tt_probe(&s.tt, key)
+    if entry is not NULL:
+        tt_move = entry.move
+        if ply > 0 and not pv_node and entry.depth >= depth:
+            tt_score = score_from_tt(entry.score, ply)
+            bound = entry.age_bound & 3
+            if bound == BOUND_EXACT or (bound == BOUND_LOWER and tt_score >= beta) \
+                    or (bound == BOUND_UPPER and tt_score <= alpha):
+                return tt_score
+
+    static_eval = -INFINITE if in_check else s.ops.evaluate(g)
+
+    if ply > 0 and not pv_node and not in_check:
+        # Step 3. Reverse futility: far above beta at low depth, assume a cut.
+        if depth <= RFP_MAX_DEPTH and static_eval - RFP_MARGIN * depth >= beta \
+                and beta > -MATE_BOUND and static_eval < MATE_BOUND:
+            return static_eval
+        # Step 4. Null move: if passing still holds beta, a real move will.
+        if depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
+                and s.ops.make_null is not NULL and s.ops.null_move_ok(g):
+            reduction = 3 + depth // 6
+            s.ops.make_null(g)
+            score = -pvs(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0, 1)
+            s.ops.unmake_null(g)
+            if s.aborted:
+                return 0
+            if score >= beta:
+                return beta if score >= MATE_BOUND else score
+
+    # Step 5. Generate and order: hash move, captures (MVV-LVA), killers,
+    # then quiet moves by history.
+    n = s.ops.generate(g, moves, 0)
+    if n == 0:
+        return s.ops.no_move_score(g, ply)
+    for i in range(n):
+        move = moves[i]
+        captures = s.ops.capture_value(g, move)
+        if move == tt_move:
+            scores[i] = SCORE_HASH_MOVE
+        elif captures:
+            scores[i] = SCORE_CAPTURE + captures
+        elif move == s.killers[ply][0]:
+            scores[i] = SCORE_KILLER + 1
+        elif move == s.killers[ply][1]:
+            scores[i] = SCORE_KILLER
+        else:
+            scores[i] = s.history[move_from(move)][move_to(move)]
+
+    # Step 6. The move loop.
+    best = -INFINITE
+    for i in range(n):
+        pick_next(moves, scores, i, n)
+        move = moves[i]
+        if ply == 0 and s.n_excluded and is_excluded(s, move):
+            continue
+        quiet = scores[i] < SCORE_KILLER
+        s.ops.make(g, move)
+        gives = s.ops.in_check(g)
+        new_depth = depth - 1 + gives          # check extension
+        if searched == 0:
+            score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
+        else:
+            # Late quiet moves are searched shallower first (LMR) ...
+            reduction = 0
+            if depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES and quiet \
+                    and not in_check and not gives:
+                reduction = LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
+                if pv_node and reduction > 0:
+                    reduction -= 1
+                if reduction > new_depth - 1:
+                    reduction = new_depth - 1
+            # ... and every later move with a null window: most are refuted
+            # cheaply; one that is not is searched again in full.
+            score = -pvs(s, -alpha - 1, -alpha, new_depth - reduction, ply + 1, gives, 0)
+            if score > alpha and reduction > 0:
+                score = -pvs(s, -alpha - 1, -alpha, new_depth, ply + 1, gives, 0)
+            if score > alpha and score < beta:
+                score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
+        s.ops.unmake(g)
+        if s.aborted:
+            return 0
+        searched += 1
+        if score > best:
+            best = score
+            if score > alpha:
+                best_move = move
+                update_pv(s, ply, move)
+                if ply == 0:
+                    s.root_best = move
+                    s.root_score = score
+                if score >= beta:
+                    if quiet:
+                        if s.killers[ply][0] != move:
+                            s.killers[ply][1] = s.killers[ply][0]
+                            s.killers[ply][0] = move
+                        s.history[move_from(move)][move_to(move)] += depth * depth
+                        if s.history[move_from(move)][move_to(move)] > HISTORY_MAX:
+                            age_history(s)
+                    break
+                alpha = score
+    if searched == 0:
+        return -INFINITE                        # every root move excluded
+
+    # Step 7. Remember the result (not for a root with moves left out).
+    if not (ply == 0 and s.n_excluded):
+        bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best_move else BOUND_UPPER)
+        tt_store(&s.tt, key, best_move if best_move else tt_move, score_to_tt(best, ply),
+                 static_eval, depth, bound)
+    return best
+
+
+cdef void age_history(SearchState* s) noexcept nogil:
+    cdef int i, j
+    for i in range(256):
+        for j in range(256):
+            s.history[i][j] //= 2
+
+
+def _score_fields(int score):
+    """(cp, mate): mate in moves (negative when being mated), else cp."""
+    if score >= MATE_BOUND:
+        return None, (MATE - score + 1) // 2
+    if score <= -MATE_BOUND:
+        return None, -((MATE + score) // 2)
+    return score, None
+
+
+class SearchResult:
+    """What a finished search found. best is None when there is no legal move."""
+
+    def __init__(self, best=None, ponder=None, score=0, mate=None, depth=0, nodes=0, pv=()):
+        self.best, self.ponder, self.score, self.mate = best, ponder, score, mate
+        self.depth, self.nodes, self.pv = depth, nodes, list(pv)
+
+    def __repr__(self):
+        return (f"SearchResult(best={self.best!r}, ponder={self.ponder!r}, score={self.score}, "
+                f"mate={self.mate}, depth={self.depth}, nodes={self.nodes})")
+
+
+cdef class Searcher:
+    """Owns a transposition table and searches Boards. One search at a time;
+    stop() and set_limits() are safe from any thread."""
+    cdef SearchState* s
+    cdef Position* pos
+    cdef bint running
+    cdef long long soft_deadline   # no iteration starts after it; 0: none
+
+    def __cinit__(self, hash_mb=16):
+        self.s = <SearchState*> malloc(sizeof(SearchState))
+        self.pos = <Position*> malloc(sizeof(Position))
+        if self.s is NULL or self.pos is NULL:
+            raise MemoryError()
+        memset(self.s, 0, sizeof(SearchState))
+        self.s.ops = XIANGQI_OPS
+        self.s.game = self.pos
+        self.resize(hash_mb)
+
+    def __dealloc__(self):
+        if self.s is not NULL:
+            tt_free(&self.s.tt)
+            free(self.s)
+        free(self.pos)
+
+    def resize(self, int megabytes):
+        """Set the transposition table size in MB (this empties it)."""
+        if self.running:
+            raise RuntimeError("cannot resize the hash table during a search")
+        if megabytes < 1:
+            raise ValueError("hash size must be at least 1 MB")
+        if not tt_resize(&self.s.tt, megabytes):
+            raise MemoryError(f"cannot allocate {megabytes} MB for the hash table")
+
+    def clear(self):
+        """Empty the transposition table and the move-ordering memory."""
+        if self.running:
+            raise RuntimeError("cannot clear the hash table during a search")
+        tt_clear(&self.s.tt)
+        memset(self.s.history, 0, sizeof(self.s.history))
+        memset(self.s.killers, 0, sizeof(self.s.killers))
+
+    def hashfull(self):
+        return tt_hashfull(&self.s.tt)
+
+    def stop(self):
+        atomic_store_int(&self.s.stop, 1)
+
+    def set_limits(self, soft_ms=None, hard_ms=None):
+        """New time limits counted from now (for ponderhit)."""
+        self.soft_deadline = (now_ns() + int(soft_ms * 1e6)) if soft_ms else 0
+        atomic_store_i64(&self.s.hard_ns, (now_ns() + int(hard_ms * 1e6)) if hard_ms else 0)
+
+    def search(self, Board board, *, depth=None, nodes=None, soft_ms=None, hard_ms=None,
+               multipv=1, banned=(), on_info=None):
+        """Search board (which is not changed) and return a SearchResult.
+
+        depth / nodes: limits; soft_ms: no iteration starts after it;
+        hard_ms: the search is cut off. With no limit it runs to MAX_PLY or
+        until stop(). on_info(dict) is called after every iteration (and
+        for every MultiPV line, and for aspiration fails after a second)."""
+        if self.running:
+            raise RuntimeError("a search is already running")
+        self.running = True
+        try:
+            return self._search(board, depth, nodes, soft_ms, hard_ms, multipv, banned, on_info)
+        finally:
+            self.running = False
+
+    def _search(self, Board board, depth, nodes, soft_ms, hard_ms, multipv, banned, on_info):
+        cdef SearchState* s = self.s
+        cdef int d, score = 0, alpha, beta, delta, line, in_check, i
+        memcpy(self.pos, board.position(), sizeof(Position))
+        s.nodes = 0
+        s.node_limit = nodes or 0
+        s.start_ns = now_ns()
+        self.set_limits(soft_ms, hard_ms)
+        s.aborted = 0
+        s.abortable = 0
+        tt_new_search(&s.tt)
+        memset(s.killers, 0, sizeof(s.killers))
+        atomic_store_int(&s.stop, 0)
+
+        legal = board.legal_moves()
+        root_moves = [m for m in legal if m not in set(banned)]
+        if not root_moves:
+            return SearchResult(score=-MATE if not legal else 0)
+        max_depth = min(depth or MAX_PLY - 8, MAX_PLY - 8)
+        multipv = max(1, min(int(multipv), len(root_moves)))
+        banned_codes = [_encode(m) for m in legal if m not in root_moves]
+        in_check = s.ops.in_check(s.game)
+        lines = []                 # best lines of the last complete iteration
+        result = SearchResult(best=root_moves[0])
+        for d in range(1, max_depth + 1):
+            s.seldepth = 0
+            new_lines = []
+            for line in range(multipv):
+                self._exclude(banned_codes + [_encode(l[1][0]) for l in new_lines])
+                s.root_best = 0
+                prev = lines[line][0] if line < len(lines) else 0
+                if d >= ASPIRATION_DEPTH and line < len(lines) and abs(prev) < MATE_BOUND:
+                    delta = ASPIRATION_DELTA
+                    alpha, beta = max(prev - delta, -INFINITE), min(prev + delta, INFINITE)
+                else:
+                    delta, alpha, beta = INFINITE, -INFINITE, INFINITE
+                while True:
+                    with nogil:
+                        score = pvs(s, alpha, beta, d, 0, in_check, 0)
+                    if s.aborted:
+                        break
+                    if score <= alpha:
+                        bound = "upper"
+                        beta = (alpha + beta) // 2
+                        alpha = max(score - delta, -INFINITE)
+                    elif score >= beta:
+                        bound = "lower"
+                        beta = min(score + delta, INFINITE)
+                    else:
+                        break
+                    delta += delta // 2
+                    if on_info and (now_ns() - s.start_ns) > 1_000_000_000 and s.pv_len[0]:
+                        on_info(self._info(d, line, score, bound, self._pv()))
+                if s.aborted:
+                    # Keep a root move that this iteration already proved
+                    # better than the previous best.
+                    if line == 0 and s.root_best and s.root_score > -INFINITE:
+                        if not lines or s.root_score > lines[0][0] or \
+                                move_name(s.root_best) == lines[0][1][0]:
+                            pv = self._pv() if s.pv_len[0] and s.pv[0][0] == s.root_best \
+                                else [move_name(s.root_best)]
+                            new_lines.append((s.root_score, pv))
+                    break
+                s.abortable = 1
+                pv = self._pv()
+                new_lines.append((score, pv))
+                if on_info:
+                    on_info(self._info(d, line, score, None, pv))
+            if new_lines:
+                # Lines this iteration did not reach keep the last ones.
+                lines = new_lines + lines[len(new_lines):]
+                if not s.aborted:
+                    lines.sort(key=lambda l: -l[0])
+                best_score, best_pv = lines[0]
+                cp, mate = _score_fields(best_score)
+                result = SearchResult(best=best_pv[0], ponder=best_pv[1] if len(best_pv) > 1 else None,
+                                      score=cp, mate=mate, depth=d if not s.aborted else d - 1,
+                                      nodes=s.nodes, pv=best_pv)
+            if s.aborted:
+                break
+            elapsed = now_ns() - s.start_ns
+            # Do not start an iteration that cannot finish: the next one
+            # typically costs more than everything so far.
+            if self.soft_deadline and now_ns() + (elapsed * 3) // 2 > self.soft_deadline:
+                break
+            if atomic_load_int(&s.stop):
+                break
+        result.nodes = s.nodes
+        if result.ponder is None and result.best:
+            result.ponder = self._ponder_from_tt(board, result.best)
+        return result
+
+    cdef void _exclude(self, codes):
+        self.s.n_excluded = len(codes)
+        for i, code in enumerate(codes):
+            self.s.excluded[i] = code
+
+    def _pv(self):
+        return [move_name(self.s.pv[0][i]) for i in range(self.s.pv_len[0])]
+
+    def _info(self, int depth, int line, int score, bound, pv):
+        cp, mate = _score_fields(score)
+        elapsed_ms = max((now_ns() - self.s.start_ns) // 1_000_000, 0)
+        return {"depth": depth, "seldepth": max(self.s.seldepth, depth), "multipv": line + 1,
+                "score": cp, "mate": mate, "bound": bound, "nodes": self.s.nodes,
+                "nps": self.s.nodes * 1000 // max(elapsed_ms, 1), "hashfull": self.hashfull(),
+                "time_ms": elapsed_ms, "pv": pv}
+
+    def _ponder_from_tt(self, Board board, best):
+        cdef TTEntry* entry
+        copy = board.copy()
+        copy.push(best)
+        entry = tt_probe(&self.s.tt, copy.hash)
+        if entry is not NULL and entry.move:
+            reply = move_name(entry.move)
+            if copy.is_legal(reply):
+                return reply
+        return None
+
+
+def _encode(str move):
+    from engine.board import parse_square
+    return parse_square(move[:2]) | (parse_square(move[2:]) << 8)
+
+
+def evaluate(Board board):
+    """The static evaluation in centipawns, from the side to move."""
+    return evaluate_position(board.position())

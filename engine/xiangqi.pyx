@@ -1,0 +1,129 @@
+# Xiangqi behind the search interface (engine/game.pxd): legal move lists,
+# the incremental evaluation, and the repetition rule.
+
+from libc.stdint cimport uint16_t, uint64_t
+from engine.game cimport GameOps, MATE
+from engine.position cimport (
+    Position, Undo, Move, KIND_OF, EMPTY, side_tag, move_from, move_to,
+    make, unmake, make_null, unmake_null, HORSE, ROOK, CANNON, PAWN,
+)
+from engine.movegen cimport (
+    Legality, GenMode, GEN_ALL, GEN_CAPTURES, generate, prepare_legality,
+    is_legal, in_check,
+)
+from engine.evaluate cimport evaluate
+
+# Ordering values by piece type (K A B N R C P); the king is never captured.
+cdef int ORDER_VALUE[7]
+ORDER_VALUE[:] = [0, 2, 2, 4, 9, 5, 1]
+
+
+cdef int xq_generate(void* state, uint16_t* out, int tactical) noexcept nogil:
+    cdef Position* p = <Position*> state
+    cdef Legality lg
+    cdef int n = generate(p, out, GEN_CAPTURES if tactical else GEN_ALL)
+    cdef int i, kept = 0
+    prepare_legality(p, &lg)
+    for i in range(n):
+        if is_legal(p, &lg, out[i]):
+            out[kept] = out[i]
+            kept += 1
+    return kept
+
+
+cdef void xq_make(void* state, uint16_t move) noexcept nogil:
+    make(<Position*> state, move)
+
+
+cdef void xq_unmake(void* state) noexcept nogil:
+    unmake(<Position*> state)
+
+
+cdef void xq_make_null(void* state) noexcept nogil:
+    make_null(<Position*> state)
+
+
+cdef void xq_unmake_null(void* state) noexcept nogil:
+    unmake_null(<Position*> state)
+
+
+cdef int xq_null_move_ok(void* state) noexcept nogil:
+    # With only king, advisors and elephants a side may be in zugzwang, where
+    # a pass is better than any move and the null-move test lies.
+    cdef Position* p = <Position*> state
+    cdef int tag = side_tag(p.side), piece
+    for piece in range(tag + 5, tag + 16):
+        if p.square[piece]:
+            return 1
+    return 0
+
+
+cdef uint64_t xq_key(void* state) noexcept nogil:
+    return (<Position*> state).key
+
+
+cdef int xq_evaluate(void* state) noexcept nogil:
+    return evaluate(<Position*> state)
+
+
+cdef int xq_in_check(void* state) noexcept nogil:
+    cdef Position* p = <Position*> state
+    cdef int checked = in_check(p)
+    if p.ply > 0:
+        p.history[p.ply - 1].gives_check = checked
+    return checked
+
+
+cdef int xq_rule_result(void* state, int ply, int* score) noexcept nogil:
+    """Repetition. Walk back through reversible moves (a capture or a null
+    move ends the walk) to an earlier occurrence of this position with the
+    same side to move. If one side gave check with every move of the cycle
+    and the other did not, the checker loses; any other repetition draws."""
+    cdef Position* p = <Position*> state
+    cdef int j, back
+    cdef int they_always_check = 1, we_always_check = 1
+    cdef Undo* u
+    for j in range(p.ply - 1, -1, -1):
+        u = &p.history[j]
+        if u.move == 0 or u.captured:
+            return 0
+        back = p.ply - j            # moves since (and including) move j
+        if back & 1:
+            they_always_check &= u.gives_check
+        else:
+            we_always_check &= u.gives_check
+            if u.key == p.key:
+                if they_always_check and not we_always_check:
+                    score[0] = MATE - ply
+                elif we_always_check and not they_always_check:
+                    score[0] = -(MATE - ply)
+                else:
+                    score[0] = 0
+                return 1
+    return 0
+
+
+cdef int xq_no_move_score(void* state, int ply) noexcept nogil:
+    return -(MATE - ply)            # no legal move loses, in check or not
+
+
+cdef int xq_capture_value(void* state, uint16_t move) noexcept nogil:
+    cdef Position* p = <Position*> state
+    cdef int victim = p.board[move_to(move)]
+    if victim == EMPTY:
+        return 0
+    return ORDER_VALUE[KIND_OF[victim] % 7] * 16 - ORDER_VALUE[KIND_OF[p.board[move_from(move)]] % 7] + 8
+
+
+XIANGQI_OPS.generate = xq_generate
+XIANGQI_OPS.make = xq_make
+XIANGQI_OPS.unmake = xq_unmake
+XIANGQI_OPS.make_null = xq_make_null
+XIANGQI_OPS.unmake_null = xq_unmake_null
+XIANGQI_OPS.null_move_ok = xq_null_move_ok
+XIANGQI_OPS.key = xq_key
+XIANGQI_OPS.evaluate = xq_evaluate
+XIANGQI_OPS.in_check = xq_in_check
+XIANGQI_OPS.rule_result = xq_rule_result
+XIANGQI_OPS.no_move_score = xq_no_move_score
+XIANGQI_OPS.capture_value = xq_capture_value
