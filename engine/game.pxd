@@ -16,7 +16,8 @@ cdef enum:
 
 cdef struct GameOps:
     # Legal moves (all, or only captures when `tactical`); returns the count.
-    int (*generate)(void* state, uint16_t* out, int tactical) noexcept nogil
+    # `in_check` is whether the side to move is in check, already known.
+    int (*generate)(void* state, uint16_t* out, int tactical, int in_check) noexcept nogil
     void (*make)(void* state, uint16_t move) noexcept nogil
     void (*unmake)(void* state) noexcept nogil
     # A pass for null-move pruning; make_null is NULL where passing is unsound.
@@ -34,5 +35,8 @@ cdef struct GameOps:
     int (*rule_result)(void* state, int ply, int* score) noexcept nogil
     # The score of the side to move when it has no legal move.
     int (*no_move_score)(void* state, int ply) noexcept nogil
+    # 0 if the move certainly does not give check (a cheap filter that lets
+    # pruning skip a move without making it), 1 if it might.
+    int (*may_give_check)(void* state, uint16_t move) noexcept nogil
     # Ordering key of a capture (MVV-LVA style), 0 for a quiet move.
     int (*capture_value)(void* state, uint16_t move) noexcept nogil

@@ -18,7 +18,7 @@ cdef struct Legality:
 cdef int is_attacked(const Position* p, int sq, int by_side) noexcept nogil
 cdef int in_check(const Position* p) noexcept nogil
 cdef int generate(const Position* p, Move* out, GenMode mode) noexcept nogil
-cdef void prepare_legality(const Position* p, Legality* lg) noexcept nogil
+cdef void prepare_legality(const Position* p, Legality* lg, int in_check=*) noexcept nogil
 cdef int is_legal(Position* p, const Legality* lg, Move m) noexcept nogil
 cdef int generate_legal(Position* p, Move* out) noexcept nogil
 cdef int has_legal_move(Position* p) noexcept nogil

@@ -191,13 +191,14 @@ cdef int generate(const Position* p, Move* out, GenMode mode) noexcept nogil:
     return n
 
 
-cdef void prepare_legality(const Position* p, Legality* lg) noexcept nogil:
+cdef void prepare_legality(const Position* p, Legality* lg, int in_check=-1) noexcept nogil:
+    """in_check: whether the side to move is in check, or -1 if not known."""
     cdef const uint8_t* b = p.board
     cdef int side = p.side, k = 7 * (side ^ 1)
     cdef int ksq = p.square[side_tag(side)]
     cdef int i, d, t, last, kind, leg
     lg.king = ksq
-    lg.in_check = is_attacked(p, ksq, side ^ 1)
+    lg.in_check = is_attacked(p, ksq, side ^ 1) if in_check < 0 else in_check
     if lg.in_check:
         return              # every move is tested: the danger map is unused
     memset(lg.danger, 0, 256)

@@ -50,6 +50,10 @@ cdef enum:
     LMR_MIN_MOVES = 3            # first moves searched at full depth
     RFP_MAX_DEPTH = 3            # reverse futility pruning depth limit
     RFP_MARGIN = 110             # per ply
+    FUTILITY_MAX_DEPTH = 3       # quiet moves pruned when eval + margin <= alpha
+    FUTILITY_BASE = 90
+    FUTILITY_PER_PLY = 110
+    LMP_MAX_DEPTH = 4            # quiet moves pruned past a count at low depth
     HISTORY_MAX = 1 << 20
 
 cdef int SCORE_HASH_MOVE = 1 << 30
@@ -63,7 +67,7 @@ cdef void init_reductions():
     cdef int d, m
     for d in range(64):
         for m in range(64):
-            LMR[d][m] = 0 if d == 0 or m == 0 else <int> (0.4 + log(d) * log(m) / 2.2)
+            LMR[d][m] = 0 if d == 0 or m == 0 else <int> (0.7 + log(d) * log(m) / 1.9)
 
 
 init_reductions()
@@ -164,7 +168,7 @@ cdef int is_excluded(SearchState* s, uint16_t move) noexcept nogil:
 cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
     cdef uint16_t moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
-    cdef int n, i, score, best, rule_score
+    cdef int n, i, score, best, rule_score, gives
     cdef void* g = s.game
     s.pv_len[ply] = ply
     s.nodes += 1
@@ -179,7 +183,7 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
     if in_check:
         # Every evasion is tried: standing pat is no option in check.
         best = -INFINITE
-        n = s.ops.generate(g, moves, 0)
+        n = s.ops.generate(g, moves, 0, 1)
         if n == 0:
             return s.ops.no_move_score(g, ply)
     else:
@@ -188,13 +192,16 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
             return best
         if best > alpha:
             alpha = best
-        n = s.ops.generate(g, moves, 1)
+        n = s.ops.generate(g, moves, 1, 0)
     for i in range(n):
         scores[i] = s.ops.capture_value(g, moves[i])
     for i in range(n):
         pick_next(moves, scores, i, n)
+        gives = s.ops.may_give_check(g, moves[i])
         s.ops.make(g, moves[i])
-        score = -qsearch(s, -beta, -alpha, ply + 1, s.ops.in_check(g))
+        if gives:
+            gives = s.ops.in_check(g)
+        score = -qsearch(s, -beta, -alpha, ply + 1, gives)
         s.ops.unmake(g)
         if s.aborted:
             return 0
@@ -217,6 +224,8 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef void* g = s.game
     cdef int n, i, score, best, rule_score, searched = 0, gives, new_depth
     cdef int reduction, bound, static_eval, tt_score, quiet, captures
+    cdef int n_quiets = 0, j, prune_quiets, futile, prunable
+    cdef uint16_t quiets_tried[MAX_MOVES]
     cdef int pv_node = beta - alpha > 1
     cdef uint16_t tt_move = 0, best_move = 0, move
     cdef uint64_t key
@@ -278,7 +287,7 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
 
     # Step 5. Generate and order: hash move, captures (MVV-LVA), killers,
     # then quiet moves by history.
-    n = s.ops.generate(g, moves, 0)
+    n = s.ops.generate(g, moves, 0, in_check)
     if n == 0:
         return s.ops.no_move_score(g, ply)
     for i in range(n):
@@ -295,7 +304,12 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
         else:
             scores[i] = s.history[move_from(move)][move_to(move)]
 
-    # Step 6. The move loop.
+    # Step 6. The move loop. Near the leaves, quiet moves that cannot lift a
+    # hopeless static score to alpha (futility), or that come late in the
+    # ordering (late-move pruning), are skipped unless they give check.
+    prune_quiets = not pv_node and not in_check and ply > 0
+    futile = prune_quiets and depth <= FUTILITY_MAX_DEPTH and \
+        static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
     best = -INFINITE
     for i in range(n):
         pick_next(moves, scores, i, n)
@@ -303,8 +317,18 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
         if ply == 0 and s.n_excluded and is_excluded(s, move):
             continue
         quiet = scores[i] < SCORE_KILLER
+        prunable = quiet and searched > 0 and best > -MATE_BOUND and (
+            futile or (prune_quiets and depth <= LMP_MAX_DEPTH
+                       and searched >= 3 + 2 * depth * depth))
+        gives = s.ops.may_give_check(g, move)
+        if prunable and not gives:
+            continue
         s.ops.make(g, move)
-        gives = s.ops.in_check(g)
+        if gives:
+            gives = s.ops.in_check(g)
+        if prunable and not gives:
+            s.ops.unmake(g)
+            continue
         new_depth = depth - 1 + gives          # check extension
         if searched == 0:
             score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
@@ -329,6 +353,9 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
         if s.aborted:
             return 0
         searched += 1
+        if quiet and n_quiets < MAX_MOVES:
+            quiets_tried[n_quiets] = move
+            n_quiets += 1
         if score > best:
             best = score
             if score > alpha:
@@ -342,7 +369,11 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
                         if s.killers[ply][0] != move:
                             s.killers[ply][1] = s.killers[ply][0]
                             s.killers[ply][0] = move
+                        # Reward the cutting move; the quiet moves tried
+                        # before it failed, so they lose as much.
                         s.history[move_from(move)][move_to(move)] += depth * depth
+                        for j in range(n_quiets - 1):
+                            s.history[move_from(quiets_tried[j])][move_to(quiets_tried[j])] -= depth * depth
                         if s.history[move_from(move)][move_to(move)] > HISTORY_MAX:
                             age_history(s)
                     break

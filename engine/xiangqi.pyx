@@ -13,17 +13,32 @@ from engine.movegen cimport (
 )
 from engine.evaluate cimport evaluate
 
+# Offsets (to - king + 128) from which a horse could give check, and from
+# which a piece standing on a horse's leg could uncover one.
+cdef unsigned char HORSE_REACH[256]
+cdef unsigned char KING_DIAGONAL[256]
+
+
+cdef void init_offsets():
+    for d in (33, 31, 18, 14, -14, -18, -31, -33):
+        HORSE_REACH[d + 128] = 1
+    for d in (17, 15, -15, -17):
+        KING_DIAGONAL[d + 128] = 1
+
+
+init_offsets()
+
 # Ordering values by piece type (K A B N R C P); the king is never captured.
 cdef int ORDER_VALUE[7]
 ORDER_VALUE[:] = [0, 2, 2, 4, 9, 5, 1]
 
 
-cdef int xq_generate(void* state, uint16_t* out, int tactical) noexcept nogil:
+cdef int xq_generate(void* state, uint16_t* out, int tactical, int checked) noexcept nogil:
     cdef Position* p = <Position*> state
     cdef Legality lg
     cdef int n = generate(p, out, GEN_CAPTURES if tactical else GEN_ALL)
     cdef int i, kept = 0
-    prepare_legality(p, &lg)
+    prepare_legality(p, &lg, checked)
     for i in range(n):
         if is_legal(p, &lg, out[i]):
             out[kept] = out[i]
@@ -107,6 +122,21 @@ cdef int xq_no_move_score(void* state, int ply) noexcept nogil:
     return -(MATE - ply)            # no legal move loses, in check or not
 
 
+cdef int xq_may_give_check(void* state, uint16_t move) noexcept nogil:
+    # Checks come from the moved piece at `to` (rook, cannon, pawn on the
+    # king's lines; a horse a knight's jump away), from a line or horse leg
+    # opened at `from`, or from a cannon screen made at `to`: all lie on
+    # the king's rank or file, a horse jump away, or next to him diagonally.
+    cdef Position* p = <Position*> state
+    cdef int king = p.square[side_tag(p.side ^ 1)]
+    cdef int frm = move_from(move), to = move_to(move)
+    if (frm ^ king) & 15 == 0 or (frm ^ king) >> 4 == 0:
+        return 1
+    if (to ^ king) & 15 == 0 or (to ^ king) >> 4 == 0:
+        return 1
+    return HORSE_REACH[to - king + 128] | KING_DIAGONAL[frm - king + 128]
+
+
 cdef int xq_capture_value(void* state, uint16_t move) noexcept nogil:
     cdef Position* p = <Position*> state
     cdef int victim = p.board[move_to(move)]
@@ -126,4 +156,5 @@ XIANGQI_OPS.evaluate = xq_evaluate
 XIANGQI_OPS.in_check = xq_in_check
 XIANGQI_OPS.rule_result = xq_rule_result
 XIANGQI_OPS.no_move_score = xq_no_move_score
+XIANGQI_OPS.may_give_check = xq_may_give_check
 XIANGQI_OPS.capture_value = xq_capture_value
