@@ -13,6 +13,7 @@ from engine.position cimport (
 from engine.movegen cimport (
     generate_legal, has_legal_move, in_check, is_attacked, perft,
 )
+from engine.xiangqi cimport xq_rule_result
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
@@ -165,6 +166,17 @@ cdef class Board:
     def is_game_over(self):
         """The side to move has no legal move, and so has lost."""
         return not has_legal_move(self.pos)
+
+    def repetition(self):
+        """The repetition verdict for the side to move, as the search sees it:
+        None if this position has not occurred before (since the last
+        capture) with the same side to move; 0 if it has and that is a draw;
+        1 if it has and the opponent checked on every move of the cycle
+        while we did not (the perpetual checker loses); -1 the other way."""
+        cdef int score = 0
+        if not xq_rule_result(self.pos, 1, &score):
+            return None
+        return (score > 0) - (score < 0)
 
     def gives_check(self, int index=-1):
         """Whether the move at move_stack[index] gave check."""

@@ -1,0 +1,168 @@
+"""The search: mates found with the right distance, limits, stop from
+another thread, MultiPV and banned moves, and the evaluation's symmetry.
+Every search here is bounded by depth or nodes, never by wall time."""
+import threading
+import time
+
+import pytest
+
+from engine.board import START_FEN, Board
+from engine.search import Searcher, evaluate
+
+# Mate positions found by random playouts and kept only where Fairy-Stockfish
+# (go depth 16) reports the same `score mate N` independently.
+MATES = [
+    (1, "2b1Ckb2/4a2R1/9/p6np/6pn1/2P6/P3Prc1P/B6R1/4AN3/2B1KA3 b - - 0 20"),
+    (1, "4k1b2/4a1c2/rcN2a3/2p1P3p/p4nb2/2P1C3P/P4p3/4r4/4A4/RNB1KAB2 b - - 0 19"),
+    (1, "2b2a2n/4k4/5a3/9/9/2N5p/8r/9/4A1c2/4K4 b - - 0 59"),
+    (2, "n1b6/3ka4/4Pa3/7N1/3n5/P5B2/9/B8/4A4/3RK4 w - - 0 93"),
+    (2, "C2k1P3/4a4/4b4/2c3R1n/3c5/7r1/9/9/1rp1K4/6R2 b - - 0 24"),
+    (2, "2ba1kb2/9/n4a3/p7p/1NP6/3Rpc1r1/P3P3P/4B4/6R2/4KAB1c w - - 0 11"),
+    (3, "5k3/1N2ac3/3a4b/3P4p/9/P3P1B2/1RN2n3/9/5C3/3AK4 w - - 0 32"),
+    (3, "2b1k4/4a4/8b/3N1R3/9/9/9/3A5/3K5/2B2A3 w - - 0 14"),
+    (3, "1rR2a3/1P2k4/5a3/8C/9/9/4r4/2C6/3K3n1/6R2 b - - 0 18"),
+]
+
+
+@pytest.fixture(scope="module")
+def searcher():
+    return Searcher(16)
+
+
+@pytest.mark.parametrize("mate,fen", MATES)
+def test_finds_mate_with_its_distance(searcher, mate, fen):
+    searcher.clear()
+    board = Board(fen)
+    result = searcher.search(board, depth=2 * mate + 3)
+    assert result.mate == mate and result.score is None
+    assert board.fen() == fen                   # the caller's board is untouched
+    board.push(result.best)
+    if mate == 1:
+        assert board.is_game_over()
+    else:
+        # The defender now sees its loss, at the right distance.
+        assert searcher.search(board, depth=2 * mate + 2).mate == -(mate - 1)
+
+
+def test_mated_side_has_no_move(searcher):
+    result = searcher.search(Board("3k5/9/9/9/9/9/9/9/9/3RK4 b"), depth=5)
+    assert result.best is None and result.ponder is None
+
+
+def test_info_lines_per_iteration(searcher):
+    infos = []
+    result = searcher.search(Board(), depth=6, on_info=infos.append)
+    assert [i["depth"] for i in infos] == [1, 2, 3, 4, 5, 6]
+    last = infos[-1]
+    assert last["pv"][0] == result.best and last["nodes"] == result.nodes
+    assert last["seldepth"] >= 6 and 0 <= last["hashfull"] <= 1000
+    assert isinstance(last["score"], int) and last["mate"] is None and last["bound"] is None
+    board = Board()
+    for move in last["pv"]:                     # the PV is a legal line
+        board.push(move)
+
+
+def test_node_limit(searcher):
+    result = searcher.search(Board(), nodes=20_000)
+    assert result.best in Board().legal_moves()
+    assert 20_000 <= result.nodes < 30_000
+
+
+def test_stop_from_another_thread_returns_a_legal_move(searcher):
+    board = Board(START_FEN)
+    threading.Timer(0.3, searcher.stop).start()
+    started = time.monotonic()
+    result = searcher.search(board)            # no limit: runs until stopped
+    assert time.monotonic() - started < 5
+    assert result.best in board.legal_moves() and result.depth >= 1
+
+
+def test_banned_moves_and_multipv(searcher):
+    board = Board()
+    infos = []
+    result = searcher.search(board, depth=5, banned=["h2e2", "b2e2"], multipv=3, on_info=infos.append)
+    assert result.best not in ("h2e2", "b2e2")
+    final = [i for i in infos if i["depth"] == 5]
+    assert [i["multipv"] for i in final] == [1, 2, 3]
+    firsts = [i["pv"][0] for i in final]
+    assert len(set(firsts)) == 3 and not {"h2e2", "b2e2"} & set(firsts)
+    assert final[0]["score"] >= final[1]["score"] >= final[2]["score"]
+
+
+def test_all_moves_banned_gives_no_move(searcher):
+    board = Board("3k5/9/9/9/9/9/9/9/9/R3K4 b")
+    assert searcher.search(board, depth=3, banned=board.legal_moves()).best is None
+
+
+def test_hash_resize_and_clear():
+    searcher = Searcher(1)
+    searcher.search(Board(), depth=7)
+    assert searcher.hashfull() > 0
+    searcher.clear()
+    assert searcher.hashfull() == 0
+    searcher.resize(4)
+    with pytest.raises(ValueError):
+        searcher.resize(0)
+
+
+def test_search_is_deterministic():
+    a = Searcher(8).search(Board(), depth=8)
+    b = Searcher(8).search(Board(), depth=8)
+    assert (a.best, a.score, a.nodes) == (b.best, b.score, b.nodes)
+
+
+def mirror_colours(fen):
+    """Swap the colours: ranks upside down, case swapped, the other side to move."""
+    placement, side = fen.split()[:2]
+    ranks = placement.split("/")[::-1]
+    return "/".join(r.swapcase() for r in ranks) + (" b" if side == "w" else " w")
+
+
+def mirror_files(fen):
+    placement, side = fen.split()[:2]
+    flipped = []
+    for rank in placement.split("/"):
+        cells = []
+        for ch in rank:
+            cells.extend(["1"] * int(ch) if ch.isdigit() else [ch])
+        flipped.append("".join(cells[::-1]))
+    return Board("/".join(flipped) + " " + side).fen()
+
+
+@pytest.mark.parametrize("fen", [START_FEN] + [fen for _, fen in MATES])
+def test_evaluation_is_colour_and_file_symmetric(fen):
+    board = Board(fen)
+    mirrored = Board(mirror_colours(fen))
+    # The same position seen by the other colour scores the same for the
+    # side to move; from Red's point of view the score is negated.
+    assert evaluate(mirrored) == evaluate(board)
+    red_view = evaluate(board) * (1 if board.turn == "w" else -1)
+    assert evaluate(mirrored) * (1 if mirrored.turn == "w" else -1) == -red_view
+    assert evaluate(Board(mirror_files(fen))) == evaluate(board)
+
+
+def test_repetition_rules():
+    board = Board()
+    for move in ["h2e2", "h9g7", "e2h2", "g7h9"]:
+        assert board.repetition() is None
+        board.push(move)
+    assert board.repetition() == 0               # a plain repetition draws
+    # Red checks on every move of the cycle, Black never: Red loses.
+    board = Board("4k4/9/3R5/9/9/9/9/9/9/5K3 w")
+    for move in ["d7e7", "e9d9", "e7d7", "d9e9"]:
+        board.push(move)
+    assert board.repetition() == -1
+    board.pop()
+    board.pop()
+    board.push("e7d7")
+    assert board.repetition() is None
+
+
+def test_search_avoids_perpetual_check_loss():
+    # After Rd7-e7+ Kd9, Re7-d7+ Ke9 the checks would repeat: the search must
+    # not score the repeating check as a draw for Red.
+    board = Board("4k4/9/3R5/9/9/9/9/9/9/5K3 w")
+    for move in ["d7e7", "e9d9", "e7d7", "d9e9", "d7e7", "e9d9"]:
+        board.push(move)
+    result = Searcher(8).search(board, depth=6)
+    assert result.best != "e7d7"
