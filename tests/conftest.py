@@ -12,9 +12,12 @@ DATA = pathlib.Path(__file__).resolve().parent / "data"
 
 def reference_file(name):
     """../shared/reference/NAME when the shared folder is beside the repo,
-    else the copy kept in tests/data (the two are compared in test_perft)."""
+    else the copy this repo keeps (tests/data/perft.txt, and bench.txt in
+    tools/data where tuong-bench finds it); test_perft compares them."""
     shared = ROOT.parent / "shared" / "reference" / name
-    return shared if shared.exists() else DATA / name
+    if shared.exists():
+        return shared
+    return DATA / name if name == "perft.txt" else ROOT / "tools" / "data" / name
 
 
 def read_perft_reference():

@@ -29,11 +29,13 @@ def test_perft_deep(fen, depth, count):
     assert Board(fen).perft(depth) == count
 
 
-def test_reference_copy_matches_shared():
-    shared = ROOT.parent / "shared" / "reference" / "perft.txt"
+@pytest.mark.parametrize("name,copy", [("perft.txt", DATA / "perft.txt"),
+                                       ("bench.txt", ROOT / "tools" / "data" / "bench.txt")])
+def test_reference_copies_match_shared(name, copy):
+    shared = ROOT.parent / "shared" / "reference" / name
     if not shared.exists():
         pytest.skip("../shared is not beside this checkout")
-    assert shared.read_text() == (DATA / "perft.txt").read_text()
+    assert shared.read_text() == copy.read_text()
 
 
 def test_divide_sums_to_perft():

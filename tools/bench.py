@@ -1,7 +1,10 @@
 """tuong-bench: speed figures, always beside a peer measured in the same run.
 
     tuong-bench perft [--depth 5]        perft from the start vs Fairy-Stockfish
-    tuong-bench search ...               (search benchmarks)
+    tuong-bench search [--movetime 1000] [--depth 16] [--time-limit 5]
+                                         nodes/s on bench.txt, time to depth
+                                         and node counts vs the book, each
+                                         beside Fairy-Stockfish
 
 Machines here are noisy, so every figure is reported as a ratio against
 Fairy-Stockfish run moments earlier on the same machine.
@@ -14,6 +17,10 @@ import sys
 import time
 
 from engine.board import START_FEN, Board
+from engine.search import Searcher
+
+# The book's plain alpha-beta from the start position (evaluated nodes).
+BOOK_NODES = {4: 150_480, 5: 5_574_794}
 
 FAIRY_CANDIDATES = ["fairy-stockfish", "/usr/games/fairy-stockfish"]
 
@@ -73,6 +80,110 @@ def bench_perft(args):
     return 0
 
 
+class Fairy:
+    """Just enough UCI to time Fairy-Stockfish's search."""
+
+    def __init__(self, binary, hash_mb):
+        self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self.send(f"uci\nsetoption name UCI_Variant value xiangqi\nsetoption name Hash value {hash_mb}")
+        self.sync()
+
+    def send(self, text):
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def sync(self):
+        self.send("isready")
+        for line in self.proc.stdout:
+            if line.strip() == "readyok":
+                return
+
+    def go(self, fen, limit):
+        """Last info fields (depth, nodes, nps, time) of `go <limit>`."""
+        self.send(f"ucinewgame\nposition fen {fen}")
+        self.sync()
+        self.send(f"go {limit}")
+        last = {}
+        for line in self.proc.stdout:
+            if line.startswith("info") and " nodes " in line:
+                fields = line.split()
+                last = {key: int(fields[fields.index(key) + 1])
+                        for key in ("depth", "nodes", "nps", "time") if key in fields}
+            if line.startswith("bestmove"):
+                return last
+        raise RuntimeError("Fairy-Stockfish ended during a search")
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def bench_fens():
+    from importlib import resources
+    text = resources.files("tools").joinpath("data/bench.txt").read_text()
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def bench_search(args):
+    fens = [START_FEN] + bench_fens()
+    fairy_path = find_fairy(args.fairy)
+    fairy = Fairy(fairy_path, args.hash) if fairy_path else None
+    try:
+        print(f"== nodes per second: go movetime {args.movetime} on {len(fens)} positions")
+        ours_nodes = ours_ms = their_nodes = their_ms = 0
+        for fen in fens:
+            searcher = Searcher(args.hash)
+            start = time.perf_counter()
+            result = searcher.search(Board(fen), soft_ms=args.movetime, hard_ms=args.movetime)
+            ms = (time.perf_counter() - start) * 1000
+            ours_nodes += result.nodes
+            ours_ms += ms
+            line = f"tuong {result.nodes / ms * 1000:10.0f} nps depth {result.depth:2d}"
+            if fairy:
+                info = fairy.go(fen, f"movetime {args.movetime}")
+                their_nodes += info.get("nodes", 0)
+                their_ms += max(info.get("time", args.movetime), 1)
+                line += f" | fairy-stockfish {info.get('nps', 0):10d} nps depth {info.get('depth', 0):2d}"
+            print(f"  {line}  {fen.split()[0][:30]}")
+        ours_nps = ours_nodes / ours_ms * 1000
+        print(f"tuong: {ours_nps:.0f} nodes/s")
+        if fairy:
+            their_nps = their_nodes / their_ms * 1000
+            print(f"fairy-stockfish: {their_nps:.0f} nodes/s")
+            print(f"ratio (tuong / fairy-stockfish nodes per second): {ours_nps / their_nps:.1f}x")
+
+        print(f"\n== time to depth from the start position")
+        infos = []
+        searcher = Searcher(args.hash)
+        start = time.perf_counter()
+        searcher.search(Board(), depth=args.depth, hard_ms=args.time_limit * 4000,
+                        on_info=lambda info: infos.append((info, time.perf_counter() - start)))
+        reached = [(i["depth"], t) for i, t in infos if i["multipv"] == 1 and i["bound"] is None]
+        for depth, seconds in reached:
+            if depth >= args.depth - 4:
+                print(f"  tuong depth {depth:2d} at {seconds:6.2f} s")
+        in_limit = max((d for d, t in reached if t <= args.time_limit), default=0)
+        print(f"tuong: depth {in_limit} within {args.time_limit} s")
+        if fairy:
+            info = fairy.go(START_FEN, f"movetime {int(args.time_limit * 1000)}")
+            print(f"fairy-stockfish: depth {info.get('depth')} within {args.time_limit} s")
+
+        print("\n== nodes to reach a depth from the start position (fresh table each)")
+        for depth in (4, 5, 6):
+            nodes = Searcher(args.hash).search(Board(), depth=depth).nodes
+            book = BOOK_NODES.get(depth)
+            versus = f"   book's alpha-beta: {book:>10,}  ({book / nodes:.0f}x fewer)" if book else ""
+            line = f"  depth {depth}: tuong {nodes:>10,}{versus}"
+            if fairy:
+                line += f"   fairy-stockfish {fairy.go(START_FEN, f'depth {depth}').get('nodes', 0):>8,}"
+            print(line)
+    finally:
+        if fairy:
+            fairy.close()
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="tuong-bench", description="speed benchmarks")
     sub = parser.add_subparsers(dest="what", required=True)
@@ -81,6 +192,13 @@ def main(argv=None):
     perft.add_argument("--repeat", type=int, default=3)
     perft.add_argument("--fairy", help="path of the fairy-stockfish binary")
     perft.set_defaults(run=bench_perft)
+    search = sub.add_parser("search", help="search speed vs Fairy-Stockfish")
+    search.add_argument("--movetime", type=int, default=1000, help="ms per bench position")
+    search.add_argument("--depth", type=int, default=16, help="depth to time from the start")
+    search.add_argument("--time-limit", type=float, default=5.0, help="seconds for the depth race")
+    search.add_argument("--hash", type=int, default=64, help="MB of hash for both engines")
+    search.add_argument("--fairy", help="path of the fairy-stockfish binary")
+    search.set_defaults(run=bench_search)
     args = parser.parse_args(argv)
     return args.run(args)
 
