@@ -22,5 +22,4 @@ cdef void prepare_legality(const Position* p, Legality* lg, int in_check=*) noex
 cdef int is_legal(Position* p, const Legality* lg, Move m) noexcept nogil
 cdef int generate_legal(Position* p, Move* out) noexcept nogil
 cdef int has_legal_move(Position* p) noexcept nogil
-cdef int is_pseudo_legal(const Position* p, Move m) noexcept nogil
 cdef uint64_t perft(Position* p, int depth) noexcept nogil

@@ -264,20 +264,6 @@ cdef int has_legal_move(Position* p) noexcept nogil:
     return 0
 
 
-cdef int is_pseudo_legal(const Position* p, Move m) noexcept nogil:
-    """Whether m is among the side to move's pseudo-legal moves (for moves
-    that come from outside this position: hash moves, killers)."""
-    cdef Move moves[MAX_MOVES]
-    cdef int frm = move_from(m), i, n
-    if not (p.board[frm] & side_tag(p.side)):
-        return 0
-    n = generate(p, moves, GEN_ALL)
-    for i in range(n):
-        if moves[i] == m:
-            return 1
-    return 0
-
-
 cdef uint64_t perft(Position* p, int depth) noexcept nogil:
     cdef Move moves[MAX_MOVES]
     cdef Legality lg

@@ -24,7 +24,7 @@ from engine.tt cimport (
 from engine.xiangqi cimport XIANGQI_OPS
 from engine.evaluate cimport evaluate as evaluate_position
 from engine.board cimport Board
-from engine.board import move_name
+from engine.board import move_name, parse_square
 
 cdef extern from *:
     """
@@ -606,7 +606,6 @@ cdef class Searcher:
 
 
 def _encode(str move):
-    from engine.board import parse_square
     return parse_square(move[:2]) | (parse_square(move[2:]) << 8)
 
 
