@@ -10,21 +10,22 @@ outside the search (pipes, the GUI, process scheduling), so spending only
 Plain Python on purpose: it runs once per move.
 """
 
-# A sudden-death game is treated as if this many more moves had to be made
-# on the clock. Xiangqi games are long and a budget that shrinks
-# geometrically with the clock never runs out, so there is no need for a
-# move-number model.
+# Clocks above this (24 days) are as good as infinite, and would overflow
+# the searcher's C clock arithmetic.
+MAX_MS = 2**31 - 1
+
+# A sudden-death game is planned as if this many more moves had to be made
+# on the clock. Xiangqi games are long; since the plan is redone every move
+# the budget shrinks geometrically with the clock and never plans it away.
 SUDDEN_DEATH_MOVES = 30
 
 # The hard cap is this many times the target ...
 HARD_OVER_SOFT = 5
-# ... and never more than this share of the usable time (one move of several
-# must not eat the clock). With one move to go the whole period is ours.
+# ... and never more than this share of what is left after the overhead (one
+# move of several must not eat the clock). With one move to go before the
+# control the whole period is ours.
 HARD_SHARE = 0.25
 HARD_SHARE_LAST_MOVE = 0.8
-
-# Spend most of the increment now: it comes back after the move.
-INC_SHARE = 0.8
 
 
 def budget(time_left_ms, inc_ms=0, movestogo=None, overhead_ms=30):
@@ -34,21 +35,22 @@ def budget(time_left_ms, inc_ms=0, movestogo=None, overhead_ms=30):
       clock run negative); inc_ms: added after each of our moves;
     movestogo: moves until the next time control (None or 0 = sudden death);
     overhead_ms: the Move Overhead option.
-    Both results are >= 1 and hard >= soft.
+    Both results are >= 1, hard >= soft, and hard <= time left - overhead.
     """
-    time_left_ms = max(0, int(time_left_ms))
-    inc_ms = max(0, int(inc_ms or 0))
-    usable = time_left_ms - max(0, int(overhead_ms))
-    if usable <= 0:
-        # Less than the overhead left: move at once and live on the increment.
-        return 1, 1
-    moves = SUDDEN_DEATH_MOVES if not movestogo or movestogo <= 0 else min(movestogo, 50)
-    last_move = moves == 1
-    soft = usable / moves + inc_ms * INC_SHARE
-    hard = min(HARD_OVER_SOFT * soft, usable * (HARD_SHARE_LAST_MOVE if last_move else HARD_SHARE))
-    # With a large increment and a short clock, soft can exceed the cap;
-    # the cap wins.
-    soft = min(soft, hard)
+    time_left_ms = min(max(0, int(time_left_ms)), MAX_MS)
+    inc_ms = min(max(0, int(inc_ms or 0)), MAX_MS)
+    overhead_ms = max(0, int(overhead_ms))
+    moves = min(movestogo, 50) if movestogo and movestogo > 0 else SUDDEN_DEATH_MOVES
+    # The time for the planned moves, the increments they bring included,
+    # less the overhead of every one of them (as Stockfish reckons it):
+    # without an increment, the moves still to come must be affordable too.
+    pool = time_left_ms + inc_ms * (moves - 1) - overhead_ms * (moves + 2)
+    usable = time_left_ms - overhead_ms
+    if pool <= 0 or usable <= 0:
+        return 1, 1                              # move at once
+    soft = pool / moves
+    hard = min(HARD_OVER_SOFT * soft, usable * (HARD_SHARE_LAST_MOVE if moves == 1 else HARD_SHARE))
+    soft = min(soft, hard)                       # the cap wins over the target
     return max(1, int(soft)), max(1, int(hard))
 
 
@@ -56,5 +58,5 @@ def fixed(movetime_ms, overhead_ms=0):
     """(soft_ms, hard_ms) for 'think exactly this long': the whole time is
     a target and a cap. Overhead is taken off when a clock punishes
     overstepping it (xboard `st`), which UCI `movetime` does not."""
-    ms = max(1, int(movetime_ms) - max(0, int(overhead_ms)))
+    ms = max(1, min(int(movetime_ms), MAX_MS) - max(0, int(overhead_ms)))
     return ms, ms

@@ -1,0 +1,153 @@
+"""Engine options: each declared once, next to its effect.
+
+An option knows how to validate a value and what to call when it changes;
+the UCI and UCCI dialects only print and look them up (by case-insensitive
+name, spaces allowed). A bad value raises ValueError and leaves the old
+value in place. The engine never sees option names: Hash calls
+`searcher.resize(mb)`, Clear Hash calls `searcher.clear()`, the rest are
+read by the protocol layer when it builds a search.
+"""
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+def _q(text):
+    """Quote a bad value: short and ASCII."""
+    return ascii(text if len(text) <= 60 else text[:60] + "...")
+
+
+TRUE_WORDS = {"true": True, "on": True, "1": True, "yes": True,
+              "false": False, "off": False, "0": False, "no": False}
+
+
+@dataclass
+class Option:
+    uci: Optional[str]               # name shown in UCI (None: not offered there)
+    type: str                        # spin | check | combo | button | string
+    default: object = None
+    min: Optional[int] = None
+    max: Optional[int] = None
+    vars: tuple = ()
+    ucci: Optional[str] = None       # UCCI spelling (lower case, no spaces), if offered
+    on_change: Optional[Callable] = None   # called with the new value (buttons: no argument)
+    value: object = field(init=False)
+
+    def __post_init__(self):
+        self.value = self.default
+
+    @property
+    def label(self):
+        return self.uci or self.ucci
+
+    def parse(self, text, name=None):
+        """The value `text` stands for; ValueError naming the problem (and
+        the option, as `name` if the caller spelled it another way)."""
+        text = (text or "").strip()
+        label = name or self.label
+        if self.type == "spin":
+            try:
+                number = int(text)
+            except ValueError:
+                raise ValueError(f"{label} needs an integer, not {_q(text)}") from None
+            if not self.min <= number <= self.max:
+                raise ValueError(f"{label} must be in {self.min}..{self.max}, not {number}")
+            return number
+        if self.type == "check":
+            if text.lower() not in TRUE_WORDS:
+                raise ValueError(f"{label} needs true or false, not {_q(text)}")
+            return TRUE_WORDS[text.lower()]
+        if self.type == "combo":
+            for choice in self.vars:
+                if choice.lower() == text.lower():
+                    return choice
+            raise ValueError(f"{label} must be one of {', '.join(self.vars)}, not {_q(text)}")
+        return text                                  # string
+
+    def set(self, text, name=None):
+        if self.type == "button":
+            if self.on_change:
+                self.on_change()
+            return
+        value = self.parse(text, name)                     # raises before anything changes
+        if self.on_change:
+            self.on_change(value)                    # may raise: then keep the old value
+        self.value = value
+
+    def uci_line(self):
+        line = f"option name {self.uci} type {self.type}"
+        if self.type == "button":
+            return line
+        default = str(self.default).lower() if self.type == "check" else self.default
+        line += f" default {default}"
+        if self.type == "spin":
+            line += f" min {self.min} max {self.max}"
+        for choice in self.vars:
+            line += f" var {choice}"
+        return line
+
+    def ucci_line(self):
+        # UCCI puts no `name` keyword before the name, and spin bounds first.
+        line = f"option {self.ucci} type {self.type}"
+        if self.type == "spin":
+            line += f" min {self.min} max {self.max}"
+        for choice in self.vars:
+            line += f" var {choice}"
+        if self.type != "button":
+            default = str(self.default).lower() if self.type == "check" else self.default
+            line += f" default {default}"
+        return line
+
+
+class Options:
+    """Case-insensitive table of Option, reachable by UCI or UCCI name."""
+
+    def __init__(self, options):
+        self.all = list(options)
+        self._by_name = {}
+        for option in self.all:
+            for name in (option.uci, option.ucci):
+                if name:
+                    self._by_name[name.lower()] = option
+
+    def find(self, name):
+        """The option called `name` (any case); KeyError with a message."""
+        key = " ".join(name.split()).lower()
+        if key not in self._by_name:
+            raise KeyError(f"no such option {_q(name)}")
+        return self._by_name[key]
+
+    def __getitem__(self, name):
+        return self.find(name).value
+
+    def set(self, name, text=""):
+        self.find(name).set(text, " ".join(name.split()))
+
+    def uci_lines(self):
+        return [o.uci_line() for o in self.all if o.uci]
+
+    def ucci_lines(self):
+        return [o.ucci_line() for o in self.all if o.ucci]
+
+
+def engine_options(session):
+    """The options of one engine process. `session` supplies the searcher
+    (created lazily, so the lambdas look it up at call time) and new_game."""
+    return Options([
+        # Transposition table size in MB; resizing clears it.
+        Option("Hash", "spin", 16, 1, 4096, ucci="hashsize",
+               on_change=lambda mb: session.searcher.resize(mb)),
+        Option("Clear Hash", "button", ucci="clearhash",
+               on_change=lambda: session.searcher.clear()),
+        # Number of principal variations searched and reported (UCI only).
+        Option("MultiPV", "spin", 1, 1, 10),
+        # Milliseconds a move costs outside the search; timeman keeps it in reserve.
+        Option("Move Overhead", "spin", 30, 0, 5000),
+        # Pondering is driven by the GUI's `go ponder`; the option only
+        # tells the GUI we can do it.
+        Option("Ponder", "check", False, ucci="ponder"),
+        Option("UCI_Variant", "combo", "xiangqi", vars=("xiangqi",)),
+        # UCCI: times in `go` are seconds unless the GUI turns this on
+        # (UCCI 2.3+ GUIs do, after seeing the option; see protocol/ucci.py).
+        Option(None, "check", False, ucci="usemillisec"),
+        # UCCI's way to say "a new game starts".
+        Option(None, "button", ucci="newgame", on_change=lambda: session.new_game()),
+    ])

@@ -1,0 +1,305 @@
+"""The engine process: one session, three dialects.
+
++------------------------------------------------------------------------------+
+| Command                        | Reply                              | During  |
+|                                |                                    | search  |
+|--------------------------------+------------------------------------+---------|
+| UCI                            |                                    |         |
+| uci                            | id name, id author, option.., uciok| -       |
+| isready                        | readyok, at once                   | answered|
+| setoption name N [value V]     | - / info string error: ..          | stops   |
+| ucinewgame                     | - ; empties the hash               | stops   |
+| position startpos|fen F        | - ; bad FEN: error, old position;  | stops   |
+|   [moves M..]                  |   illegal move: error, stop before |         |
+| go [depth|nodes|movetime|wtime | info depth .. pv .. per iteration, | restarts|
+|   btime|winc|binc|movestogo N] |   then bestmove M [ponder P] or    |         |
+|   [searchmoves M..]            |   bestmove (none); bad args: error |         |
+| go infinite / go ponder ..     | bestmove only after stop/ponderhit | restarts|
+| go perft N                     | M: count .., Nodes searched: N     | stops   |
+| stop                           | bestmove (held or when it ends)    | answered|
+| ponderhit                      | - ; the clock starts now           | answered|
+| d                              | board, Fen:, Key:, side to move    | answered|
+| debug, register                | - (ignored)                        | answered|
+| quit / end of input            | - ; the search is stopped          | answered|
+| UCCI (as UCI, except:)         |                                    |         |
+| ucci                           | id.., option N type.., ucciok      | -       |
+| setoption N [V]                | - / info string error: ..          | stops   |
+| banmoves M..                   | - ; left out by the next go        | next    |
+| go [ponder|draw] depth D|      | info depth D score S time T nodes  | restarts|
+|   nodes N|time T [movestogo M| |   N pv .., then bestmove M [ponder |         |
+|   increment I] [opptime ..]    |   P] or nobestmove                 |         |
+| stop                           | bestmove / nobestmove if idle      | answered|
+| quit, bye                      | bye                                | answered|
+| xboard                         |                                    |         |
+| xboard, protover 2             | feature .. done=1                  | -       |
+| ping N                         | pong N; after our move if we are   | answered|
+|                                |   thinking on our move (CECP rule) |         |
+| new, variant xiangqi, setboard | - / tellusererror Illegal position | aborts  |
+| usermove M (or bare M)         | Illegal move: M / our move M, and  | aborts  |
+|                                |   1-0 {Red wins} etc. at the end   |         |
+| go, playother, force, result   | (go: move M [+ result])            | aborts  |
+| undo, remove                   | - / Error (no move to take back)   | aborts  |
+| level, st, sd, time, option    | - / Error (..): cmd                | next    |
+| ?                              | move M, at once                    | answered|
+| post, nopost                   | - ; thinking lines on / off        | answered|
+| quit                           | -                                  | aborts  |
+| hard, easy, otim, computer ..  | - (ignored)                        | answered|
+| Any dialect: anything else     | info string error: unknown command | answered|
+|                                |   (xboard: Error (unknown command))|         |
++------------------------------------------------------------------------------+
+"answered": handled at once while the search goes on. "stops": the search is
+stopped and its bestmove printed first. "aborts": stopped and its move
+dropped. "restarts": stops the running search (its bestmove is printed),
+then starts the new one. "next": stored for the next search.
+
+The protocol loop never searches and the search never prints: `go` hands a
+copy of the board to a worker thread and returns, so the loop keeps reading
+(isready, stop, ping are answered during a search). The searcher calls back
+with plain dicts; the dialect formats every line. Output goes through one
+locked, flushed writer because both threads print.
+"""
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Optional
+
+from engine.board import Board
+from protocol.options import engine_options
+
+ECHO_LIMIT = 60         # how much of a bad input is quoted back
+MESSAGE_LIMIT = 300     # and how long an error line may get (FEN errors quote too)
+
+
+def quote(text):
+    """A bad input as it is echoed in an error: short, one line, ASCII
+    (garbage bytes show as \\ufffd, not as bytes a GUI may choke on)."""
+    text = text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT] + "..."
+    return ascii(text)
+
+
+def clip(message):
+    return message if len(message) <= MESSAGE_LIMIT else message[:MESSAGE_LIMIT] + "..."
+
+
+class Output:
+    """Writes whole lines to a stream, flushed at once, from any thread."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stdout
+        self.lock = threading.Lock()
+
+    def __call__(self, line):
+        with self.lock:
+            try:
+                self.stream.write(line + "\n")
+                self.stream.flush()
+            except (BrokenPipeError, ValueError):
+                pass    # the GUI went away; the read loop will see EOF
+
+
+@dataclass
+class NoMove:
+    """The result of a search on a position without a legal move."""
+    best: Optional[str] = None
+    ponder: Optional[str] = None
+    score: Optional[int] = None
+    mate: Optional[int] = 0
+    depth: int = 0
+    nodes: int = 0
+
+
+class Session:
+    """Game state, options and the search thread, shared by the dialects."""
+
+    def __init__(self, out=None, searcher=None):
+        self.out = out if out is not None else Output()
+        self._searcher = searcher
+        self.board = Board()
+        self.options = engine_options(self)
+        self.dialect = None
+        self.quit = False
+        self._thread = None
+        # Guards the four fields below. Re-entrant, so that a callback run
+        # under it (on_done) may still call back into the session.
+        self._lock = threading.RLock()
+        self._held = False              # bestmove waits for stop/ponderhit
+        self._result = None             # finished result, held back
+        self._on_done = None            # None once delivered (or discarded)
+        self._after_done = []           # e.g. xboard pongs owed after our move
+
+    # -- the searcher --------------------------------------------------------
+    @property
+    def searcher(self):
+        # Imported on first use so `uci`/`ucci`/`xboard` answer at once.
+        if self._searcher is None:
+            from engine.search import Searcher
+            self._searcher = Searcher(hash_mb=self.options["Hash"])
+        return self._searcher
+
+    def new_game(self):
+        self.stop_search(discard=True)
+        self.searcher.clear()
+        self.board = Board()
+
+    # -- the search thread ---------------------------------------------------
+    def searching(self):
+        """True from `go` until the result has been delivered (or dropped)."""
+        with self._lock:
+            return self._on_done is not None
+
+    def start_search(self, board, *, on_info, on_done, hold=False, **limits):
+        """Search a copy of `board` on a worker thread and return at once.
+
+        on_info(dict) per finished iteration; on_done(result) exactly once,
+        on the worker thread with the session lock held -- at the end of the
+        search, or, if `hold`, at release() (stop/ponderhit) if that is later.
+        limits: depth, nodes, soft_ms, hard_ms, multipv, banned.
+        """
+        self.stop_search()
+        board = board.copy()
+        with self._lock:
+            self._held, self._result, self._on_done = hold, None, on_done
+
+        def guarded_info(info):
+            try:
+                on_info(info)
+            except Exception as err:       # a formatting bug must not kill the search
+                self.error(f"info callback failed: {err!r}")
+
+        def run():
+            try:
+                if board.is_game_over():
+                    result = NoMove()
+                else:
+                    result = self.searcher.search(board, on_info=guarded_info, **limits)
+            except Exception as err:
+                # Still answer: a GUI waiting for a move must get one.
+                self.error(f"search failed: {err!r}")
+                moves = board.legal_moves()
+                result = NoMove(best=moves[0] if moves else None, mate=None if moves else 0)
+            with self._lock:
+                if self._held:
+                    self._result = result
+                else:
+                    self._deliver(result)
+
+        self._thread = threading.Thread(target=run, name="search", daemon=True)
+        self._thread.start()
+
+    def _deliver(self, result):
+        """Call on_done once, then whatever waited for it. Lock held."""
+        on_done, self._on_done = self._on_done, None
+        after, self._after_done = self._after_done, []
+        for callback in ([lambda: on_done(result)] if on_done else []) + after:
+            try:
+                callback()
+            except Exception as err:
+                self.error(f"internal error after search: {err!r}")
+
+    def release(self):
+        """stop/ponderhit: a held result is delivered now; a running search
+        delivers its own when it ends. Returns True if the search had ended."""
+        with self._lock:
+            self._held = False
+            if self._result is not None:
+                result, self._result = self._result, None
+                self._deliver(result)
+                return True
+            return False
+
+    def ponderhit(self, soft_ms, hard_ms):
+        """The pondered move was played: keep searching, now on the clock."""
+        if not self.release() and self._thread is not None:
+            # None/None means "no clock" (go ponder infinite): stop() ends it.
+            self.searcher.set_limits(soft_ms=soft_ms, hard_ms=hard_ms)
+
+    def stop_search(self, discard=False):
+        """End a running search and wait for the thread. The result is
+        delivered (bestmove) unless `discard` (xboard abandons it)."""
+        if discard:
+            with self._lock:
+                self._on_done = None
+        self.release()
+        thread = self._thread
+        while thread is not None and thread.is_alive():
+            # Repeated because a stop() that lands before the search has
+            # started would be forgotten when it starts.
+            self.searcher.stop()
+            thread.join(0.05)
+        self._thread = None
+
+    def after_search(self, callback):
+        """Run callback once the current result is delivered, or now."""
+        with self._lock:
+            if self._on_done is not None:
+                self._after_done.append(callback)
+                return
+        callback()
+
+    # -- positions (UCI and UCCI share this) ---------------------------------
+    def set_position(self, words):
+        """`position startpos|fen F.. [moves M..]` (words after `position`).
+        A bad FEN keeps the old position; an illegal move keeps the position
+        before it. Returns an error message or None."""
+        if not words:
+            return "position needs startpos or fen"
+        rest = words[1:]
+        cut = rest.index("moves") if "moves" in rest else len(rest)
+        fen_words, moves = rest[:cut], rest[cut + 1:]
+        if words[0] == "startpos":
+            if fen_words:
+                return f"position startpos: unexpected {quote(' '.join(fen_words))}"
+            board = Board()
+        elif words[0] == "fen":
+            try:
+                board = Board(" ".join(fen_words))
+            except ValueError as err:
+                return f"bad FEN ({err}); position unchanged"
+        else:
+            return f"position: expected startpos or fen, got {quote(words[0])}"
+        self.board = board
+        for number, move in enumerate(moves, 1):
+            try:
+                board.push(move)
+            except ValueError:
+                return (f"illegal move {quote(move)} (move {number} after the FEN); "
+                        f"position set to before it: {board.fen()}")
+        return None
+
+    # -- the loop ------------------------------------------------------------
+    def error(self, message):
+        if self.dialect is not None:
+            self.dialect.error(message)
+        else:
+            self.out(f"info string error: {message}")
+
+    def handle_line(self, line):
+        """One line of input. The first command picks the dialect; anything
+        unexpected becomes an error line and the loop goes on."""
+        words = line.split()
+        if not words:
+            return
+        if self.dialect is None:
+            # Imported here: the dialect modules import helpers from this one.
+            from protocol import ucci, uci, xboard
+            first = words[0].lower()
+            kind = {"ucci": ucci.Ucci, "xboard": xboard.XBoard,
+                    "protover": xboard.XBoard}.get(first, uci.Uci)
+            self.dialect = kind(self)
+        try:
+            self.dialect.handle(words)
+        except Exception as err:
+            self.error(f"internal error on {quote(words[0])}: {err!r}")
+
+    def run(self, stream):
+        """Read lines of bytes until quit or end of input."""
+        try:
+            for raw in iter(stream.readline, b""):
+                # Garbage bytes become U+FFFD; CR, LF, tabs and blanks go.
+                self.handle_line(raw.decode("utf-8", errors="replace"))
+                if self.quit:
+                    break
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.stop_search(discard=True)

@@ -1,0 +1,145 @@
+"""UCCI (the Xiangqi cousin of UCI, xqbase.com spec 3.0) over the UCI dialect.
+
+What differs from UCI:
+  - `ucci` ... `ucciok`; options print as `option <name> type <t> ...` and
+    are set with `setoption <name> [<value>]` (UCI spelling also accepted);
+  - `banmoves M..` excludes root moves from the next `go`; `position`
+    clears the list;
+  - `go [ponder|draw] depth D|infinite | nodes N | time T [movestogo M |
+    increment I] [opptime T [oppmovestogo M | oppincrement I]]`;
+  - `bestmove M [ponder P]`, or `nobestmove` when there is no move (and in
+    answer to a `stop` with no search); `quit`/`bye` is answered `bye`.
+
+Time units. The spec counts `go` times in seconds; version 2.3 added the
+`usemillisec` check option and recommends milliseconds, which a GUI selects
+by sending `setoption usemillisec true`. We declare `usemillisec` with
+default false, so an old GUI that knows nothing of it gets seconds (and
+fractions of seconds are accepted), and a newer one that switches it on
+gets milliseconds. A `time` with neither movestogo nor increment is read as
+sudden death (ElephantEye reads it as "all of it for this move", which would
+lose on time if the GUI meant sudden death).
+"""
+from protocol.session import quote
+from protocol.uci import HIGHEST, MAX_DEPTH, Uci, read_number
+
+# UCCI shows mates as large scores; ElephantEye's convention (mate = 10000
+# minus the distance in plies) is what UCCI GUIs expect.
+MATE_SCORE = 10000
+
+
+class Ucci(Uci):
+    ok = "ucciok"
+
+    def __init__(self, session):
+        super().__init__(session)
+        self.banned = []
+        self.commands.update({
+            "ucci": self.cmd_uci, "banmoves": self.cmd_banmoves,
+            "bye": self.cmd_quit, "quit": self.cmd_quit,
+            "uccinewgame": self.cmd_newgame,
+        })
+        del self.commands["ucinewgame"], self.commands["d"]
+
+    def cmd_uci(self, args):
+        self.out("id name tuong")
+        self.out("id author the tuong authors")
+        for line in self.s.options.ucci_lines():
+            self.out(line)
+        self.out(self.ok)
+
+    def cmd_quit(self, args):
+        super().cmd_quit(args)
+        self.out("bye")
+
+    def cmd_setoption(self, args):
+        lowered = [a.lower() for a in args]
+        if not args:
+            self.error("setoption: expected 'setoption <name> [<value>]'")
+        elif lowered[0] == "name":                   # UCI spelling, as UCI2WB may send
+            super().cmd_setoption(args)
+        else:
+            self.set_option(args[0], " ".join(args[1:]))
+
+    def cmd_position(self, args):
+        self.banned = []
+        super().cmd_position(args)
+
+    def cmd_banmoves(self, args):
+        legal = set(self.s.board.legal_moves())
+        bad = [m for m in args if m not in legal]
+        if bad:
+            self.error(f"banmoves: not legal here: {quote(' '.join(bad))}; list unchanged")
+        else:
+            self.banned = list(args)
+
+    def cmd_stop(self, args):
+        if not self.s.searching():
+            self.out("nobestmove")
+        self.s.stop_search()
+
+    def cmd_go(self, args):
+        try:
+            go = self.parse_go(args)
+        except ValueError as err:
+            self.error(f"go: {err}; search not started")
+            return
+        go["banned"] = self.banned
+        self.start(go, ours=("time", "increment"))
+
+    def parse_go(self, args):
+        """UCCI `go` arguments -> the dict Uci.start takes, times in ms."""
+        scale = 1 if self.s.options["usemillisec"] else 1000
+        go = {}
+        words = [a.lower() for a in args]
+        while words and words[0] in ("ponder", "draw"):
+            go[words.pop(0)] = True                  # a draw offer is declined by silence
+        i = 0
+        while i < len(words):
+            word = words[i]
+            if word == "infinite" or (word == "depth" and words[i + 1:i + 2] == ["infinite"]):
+                go["infinite"] = True
+                i += 1 if word == "infinite" else 2
+                continue
+            if word not in ("depth", "nodes", "time", "movestogo", "increment",
+                            "opptime", "oppmovestogo", "oppincrement"):
+                raise ValueError(f"unknown argument {quote(args[i])}")
+            if i + 1 >= len(words):
+                raise ValueError(f"{word} needs a number")
+            if word in ("time", "increment", "opptime", "oppincrement"):
+                go[word] = read_seconds(word, words[i + 1], scale)
+            else:
+                go[word] = read_number(word, words[i + 1], 1)
+            i += 2
+        go.pop("draw", None)
+        if "depth" in go:
+            go["depth"] = min(go["depth"], MAX_DEPTH)
+        return go
+
+    def info(self, info):
+        mate = info.get("mate")
+        if mate is not None:
+            plies = 2 * mate - 1 if mate > 0 else -2 * mate
+            score = (MATE_SCORE - plies) * (1 if mate > 0 else -1)
+        else:
+            score = info.get("score", 0)
+        self.out(f"info depth {info.get('depth', 0)} score {score} time {info.get('time_ms', 0)} "
+                 f"nodes {info.get('nodes', 0)} pv {' '.join(info.get('pv') or [])}".rstrip())
+
+    def bestmove(self, result):
+        if result.best is None:
+            self.out("nobestmove")
+        elif result.ponder:
+            self.out(f"bestmove {result.best} ponder {result.ponder}")
+        else:
+            self.out(f"bestmove {result.best}")
+
+
+def read_seconds(name, text, scale):
+    """A UCCI time in the unit in force, as milliseconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name} needs a number, not {quote(text)}") from None
+    if not value * scale <= HIGHEST:            # also true for NaN
+        raise ValueError(f"{name} must be at most {HIGHEST // scale}, not {quote(text)}")
+    return int(max(0.0, value) * scale)         # an overstepped clock counts as empty

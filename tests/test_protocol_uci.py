@@ -1,0 +1,347 @@
+"""The real engine process over UCI: whole conversations through pipes
+(pexpect), each with hard timeouts.
+
+EngineProcess and the mate positions here are shared with
+test_protocol_ucci.py and test_protocol_xboard.py."""
+import re
+import time
+
+import pytest
+from conftest import ROOT, tuong_command
+
+pexpect = pytest.importorskip("pexpect")
+pytest.importorskip("engine.search")
+from pexpect.popen_spawn import PopenSpawn  # noqa: E402
+
+from engine.board import Board  # noqa: E402
+
+# Mates in N, Red to move, each with exactly one mating first move (checked
+# below with the Board API); `flip` gives the same for Black to move.
+MATES = [
+    ("9/4a4/3k5/9/9/9/9/5C3/4K4/1R7 w", 1, "b0d0"),
+    ("5kb2/9/9/6p2/1N7/2R6/9/9/8C/4K4 w", 1, "c4f4"),
+    ("3k2P2/5P3/4bR2b/9/9/9/8p/9/9/5K3 w", 2, "f8e8"),
+    ("2R6/4a4/5k3/9/9/9/9/9/3R5/3K1C3 w", 2, "d1f1"),
+    ("5R3/9/3k1a3/9/9/9/9/5K3/2C6/9 w", 3, "f9f7"),
+    ("9/4k4/8b/9/5R3/9/9/7C1/9/5K3 w", 3, "f5e5"),
+]
+MATED = "9/4a4/3k5/9/9/9/9/5C3/4K4/3R5 b"      # Black to move, no legal move
+
+
+def flip(fen):
+    """The colour-reversed position: ranks mirrored, cases swapped."""
+    ranks, side = fen.split()[0].split("/"), fen.split()[1]
+    return "/".join(r.swapcase() for r in reversed(ranks)) + (" b" if side == "w" else " w")
+
+
+def flip_move(move):
+    return f"{move[0]}{9 - int(move[1])}{move[2]}{9 - int(move[3])}"
+
+
+def mates_within(board, n):
+    """The side to move forces mate in at most n moves (brute force)."""
+    for move in board.legal_moves():
+        board.push(move)
+        won = board.is_game_over() or (n > 1 and all(
+            _after(board, reply, lambda: mates_within(board, n - 1)) for reply in board.legal_moves()))
+        board.pop()
+        if won:
+            return True
+    return False
+
+
+def _after(board, move, test):
+    board.push(move)
+    try:
+        return test()
+    finally:
+        board.pop()
+
+
+def mating_first_moves(board, n):
+    return [m for m in board.legal_moves()
+            if _after(board, m, lambda: board.is_game_over() or (n > 1 and all(
+                _after(board, r, lambda: mates_within(board, n - 1))
+                for r in board.legal_moves())))]
+
+
+def mate_cases():
+    for fen, n, move in MATES:
+        yield pytest.param(fen, n, move, id=f"red-mate{n}-{move}")
+        yield pytest.param(flip(fen), n, flip_move(move), id=f"black-mate{n}-{flip_move(move)}")
+
+
+class EngineProcess:
+    """`tuong` on pipes, as a GUI runs it. Every wait has a timeout."""
+
+    def __init__(self, env, timeout=10):
+        self.child = PopenSpawn(tuong_command(), cwd=str(ROOT), env=env, timeout=timeout,
+                                encoding="utf-8", codec_errors="replace")
+
+    def send(self, line):
+        self.child.sendline(line)
+
+    def send_bytes(self, data):
+        """Raw bytes, not necessarily UTF-8, straight into the pipe."""
+        self.child.proc.stdin.write(data)
+        self.child.proc.stdin.flush()
+
+    def expect(self, pattern, timeout=10):
+        """Wait for a regex; returns the match. Text before it is in .before."""
+        self.child.expect(pattern, timeout=timeout)
+        self.before = self.child.before
+        return self.child.match
+
+    def line(self, pattern, timeout=10):
+        """The whole next line matching `pattern` (anchored at line start)."""
+        return self.expect(rf"(?m)^{pattern}[^\r\n]*", timeout).group(0)
+
+    def silent(self, pattern, seconds):
+        """True if `pattern` does NOT appear within `seconds`."""
+        try:
+            self.child.expect(pattern, timeout=seconds)
+        except pexpect.TIMEOUT:
+            return True
+        return False
+
+    def roundtrip(self, command, reply, timeout=5):
+        """Seconds from sending `command` to reading `reply`."""
+        start = time.perf_counter()
+        self.send(command)
+        self.expect(reply, timeout)
+        return time.perf_counter() - start
+
+    def close(self, timeout=5):
+        """EOF on stdin; the process must exit by itself. Its exit code."""
+        self.child.sendeof()
+        try:
+            return self.child.proc.wait(timeout=timeout)
+        except Exception:
+            self.child.proc.kill()
+            raise
+
+
+@pytest.fixture
+def engine(engine_env):
+    processes = []
+
+    def start(first="uci"):
+        process = EngineProcess(engine_env)
+        processes.append(process)
+        if first == "uci":
+            process.send("uci")
+            process.expect("uciok")
+        return process
+
+    yield start
+    for process in processes:
+        if process.child.proc.poll() is None:
+            process.child.proc.kill()
+            process.child.proc.wait(timeout=5)
+
+
+def best_after(engine, *commands, timeout=20):
+    for command in commands:
+        engine.send(command)
+    return engine.expect(r"bestmove (\S+)(?: ponder (\S+))?", timeout)
+
+
+# -- conversations ------------------------------------------------------------------
+def test_handshake_options_and_isready(engine):
+    e = engine(first=None)
+    e.send("uci")
+    e.expect("uciok")
+    assert "id name tuong" in e.before
+    for name in ("Hash", "Clear Hash", "MultiPV", "Move Overhead", "Ponder", "UCI_Variant"):
+        assert f"option name {name} type" in e.before
+    assert e.roundtrip("isready", "readyok") < 2
+    assert e.close() == 0
+
+
+@pytest.mark.parametrize("fen,n,move", list(mate_cases()))
+def test_mates_are_found_with_the_right_score(engine, fen, n, move):
+    board = Board(fen)
+    assert not mates_within(board, n - 1) if n > 1 else True
+    assert mating_first_moves(board, n) == [move]
+    e = engine()
+    best = best_after(e, f"position fen {fen}", "go depth 10")
+    infos = [line for line in e.before.splitlines() if line.startswith("info depth")]
+    assert f"score mate {n} " in infos[-1], infos[-1]
+    assert best.group(1) == move
+
+
+def test_bestmove_none_when_there_is_no_legal_move(engine):
+    e = engine()
+    assert best_after(e, f"position fen {MATED}", "go depth 5").group(1) == "(none)"
+    assert "info depth 0 score mate 0" in e.before
+
+
+def test_stop_and_isready_answer_at_once_during_go_infinite(engine):
+    e = engine()
+    e.send("position startpos")
+    e.send("go infinite")
+    e.expect("info depth 5")
+    time.sleep(0.3)                           # well inside a deep iteration
+    ready = e.roundtrip("isready", "readyok")
+    stop = e.roundtrip("stop", r"bestmove \S+")
+    print(f"\nlatency during go infinite: isready {ready * 1000:.1f} ms, stop {stop * 1000:.1f} ms")
+    assert ready < 0.5 and stop < 0.5
+
+
+def test_go_infinite_never_ends_by_itself(engine):
+    e = engine()
+    # A mate in 1: the search has nothing left to do after a few ms.
+    e.send(f"position fen {MATES[0][0]}")
+    e.send("go infinite")
+    assert e.silent("bestmove", 2.0)
+    e.send("stop")
+    assert e.expect(r"bestmove (\S+)", 2).group(1) == MATES[0][2]
+
+
+def test_ponder_waits_for_ponderhit_then_plays_on_the_clock(engine):
+    e = engine()
+    e.send("setoption name Ponder value true")
+    e.send("position startpos moves h2e2")
+    e.send("go ponder wtime 3000 btime 3000")
+    assert e.silent("bestmove", 1.0)
+    start = time.perf_counter()
+    e.send("ponderhit")
+    e.expect(r"bestmove \S+", 3)
+    # 3 s on the clock: the budget is a fraction of it.
+    assert time.perf_counter() - start < 1.0
+
+
+def test_clocked_go_respects_the_clock(engine):
+    e = engine()
+    start = time.perf_counter()
+    best_after(e, "position startpos", "go wtime 1000 btime 1000 winc 10 binc 10", timeout=2)
+    assert time.perf_counter() - start < 0.5
+
+
+def test_movetime_depth_and_nodes_limits(engine):
+    e = engine()
+    start = time.perf_counter()
+    best_after(e, "position startpos", "go movetime 300")
+    assert 0.2 < time.perf_counter() - start < 1.5
+    best_after(e, "go depth 3")
+    assert re.findall(r"info depth (\d+)", e.before)[-1] == "3"
+    best_after(e, "go nodes 5000")
+
+
+def test_multipv_and_searchmoves(engine):
+    e = engine()
+    best_after(e, "setoption name MultiPV value 3", "position startpos", "go depth 4")
+    assert {"multipv 1", "multipv 2", "multipv 3"} <= set(re.findall(r"multipv \d", e.before))
+    best = best_after(e, "setoption name MultiPV value 1", "go depth 3 searchmoves a3a4 i3i4")
+    assert best.group(1) in ("a3a4", "i3i4")
+
+
+def test_go_perft_and_d(engine):
+    e = engine()
+    e.send("position startpos")
+    e.send("go perft 3")
+    total = e.expect(r"Nodes searched: (\d+)").group(1)
+    assert total == "79666"
+    assert len(re.findall(r"(?m)^[a-i]\d[a-i]\d: \d+", e.before)) == 44
+    e.send("position startpos moves h2e2")
+    e.send("d")
+    fen = e.line("Fen: ")
+    board = Board()
+    board.push("h2e2")
+    assert fen == f"Fen: {board.fen()}"
+    assert re.match(r"Key: [0-9A-F]{16}", e.line("Key: "))
+
+
+def test_a_game_against_itself_to_the_end(engine):
+    """Red searches depth 4, Black depth 2, through `position ... moves`
+    each turn, until one side is mated: `bestmove (none)` exactly when the
+    Board says the side to move has no move."""
+    e = engine()
+    e.send("ucinewgame")
+    board, moves = Board(), []
+    while True:
+        e.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+        best = best_after(e, f"go depth {4 if board.turn == 'w' else 2}").group(1)
+        if best == "(none)":
+            break
+        board.push(best)                        # raises if the engine played an illegal move
+        moves.append(best)
+        assert len(moves) < 300, "no end in 300 plies"
+    assert board.is_game_over()
+    assert board.turn == "b"                    # the deeper searcher won
+
+
+def test_a_fast_clock_game_never_oversteps(engine):
+    """Both sides on 1 s + 10 ms per move, the clock kept here from the
+    measured round trips: no flag falls in 80 plies."""
+    e = engine()
+    clock = {"w": 1000.0, "b": 1000.0}
+    board, moves = Board(), []
+    while len(moves) < 80 and not board.is_game_over():
+        e.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+        start = time.perf_counter()
+        best = best_after(e, f"go wtime {int(clock['w'])} btime {int(clock['b'])} "
+                             f"winc 10 binc 10", timeout=5).group(1)
+        side = board.turn
+        clock[side] -= (time.perf_counter() - start) * 1000
+        assert clock[side] > 0, f"{side} lost on time at ply {len(moves) + 1}"
+        clock[side] += 10
+        board.push(best)
+        moves.append(best)
+    print(f"\nclocks after {len(moves)} plies: {clock['w']:.0f} / {clock['b']:.0f} ms")
+
+
+def test_bad_input_is_reported_and_the_last_good_state_kept(engine):
+    e = engine()
+
+    def error_for(command, *more):
+        e.send(command)
+        message = e.line("info string error: ", 5)
+        for text in more:
+            assert text in message, message
+        return message
+
+    e.send("position startpos moves h2e2")
+    error_for("flurb", "unknown command")
+    error_for("position fen rnbakabnr/9/1c5c1/p1p1p1p1p w - - 0 1", "bad FEN", "ranks")
+    error_for("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKXBNR w",
+              "bad FEN", "'X'")
+    error_for("setoption name Hash value 99999", "Hash", "1..4096")
+    error_for("setoption name MultiPV value many", "MultiPV")
+    error_for("setoption name Nonexistent Option value 3", "no such option")
+    error_for("go depth banana", "depth")
+    error_for("go wtime", "wtime")
+    error_for("go sideways 3", "sideways")
+    e.send_bytes(b"\xff\xfe\x80garbage\x00bytes\n")
+    assert "unknown command" in e.line("info string error: ")
+    error_for("x" * 10_000, "unknown command")
+    error_for("position fen " + "p" * 10_000, "bad FEN")
+    e.send_bytes(b"isready\r\n\r\n\n   \n")
+    e.expect("readyok")
+    e.send("d")
+    assert e.line("Fen: ").split()[1].startswith("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4")
+    # An illegal move inside `position`: named, and the position stops before it.
+    message = error_for("position startpos moves h2e2 h9g7 e2e9 b0c2", "'e2e9'", "move 3")
+    assert "1c4nc1" in message             # the FEN after h2e2 h9g7
+    e.send("d")
+    assert e.line("Fen: ").startswith("Fen: rnbakab1r/9/1c4nc1/")
+    assert e.roundtrip("isready", "readyok") < 2
+    best_after(e, "go depth 2")            # still searches
+    assert e.close() == 0
+
+
+def test_end_of_input_during_a_search_exits_cleanly(engine):
+    e = engine()
+    e.send("go infinite")
+    e.expect("info depth 3")
+    start = time.perf_counter()
+    assert e.close(timeout=5) == 0
+    assert time.perf_counter() - start < 2
+
+
+def test_quit_during_a_search(engine):
+    e = engine()
+    e.send("go infinite")
+    e.expect("info depth 3")
+    e.send("quit")
+    assert e.child.proc.wait(timeout=5) == 0

@@ -1,0 +1,101 @@
+"""engine/timeman.py: clocks to (soft, hard) budgets."""
+import itertools
+
+import pytest
+
+from engine.timeman import budget, fixed
+
+CLOCKS = [0, 1, 10, 29, 30, 31, 50, 100, 500, 1000, 5000, 60_000, 3_600_000]
+INCS = [0, 10, 100, 1000, 5000]
+MTGS = [None, 0, 1, 2, 5, 40, 200]
+OVERHEADS = [0, 30, 100]
+
+
+def test_budget_is_ordered_and_inside_the_usable_time():
+    for left, inc, mtg, overhead in itertools.product(CLOCKS, INCS, MTGS, OVERHEADS):
+        soft, hard = budget(left, inc, mtg, overhead)
+        case = f"budget({left}, {inc}, {mtg}, {overhead}) = {soft, hard}"
+        assert 1 <= soft <= hard, case
+        # Never beyond time left minus the overhead (1 ms is the floor: a
+        # search cannot take less, and depth 1 is never aborted anyway).
+        assert hard <= max(1, left - overhead), case
+
+
+def test_soft_is_a_fraction_and_hard_a_cap():
+    soft, hard = budget(60_000, 0, None, 30)
+    assert 1500 <= soft <= 2500          # about a thirtieth of a minute
+    assert hard == 5 * soft
+
+
+def test_increment_is_mostly_spent():
+    without = budget(60_000, 0)[0]
+    with_inc = budget(60_000, 2000)[0]
+    assert with_inc - without >= 1500
+
+
+def test_last_move_before_the_control_may_use_most_of_the_clock():
+    soft, hard = budget(10_000, 0, movestogo=1, overhead_ms=30)
+    assert 7000 <= hard <= 9970
+    assert budget(10_000, 0, movestogo=40)[1] < 2500
+
+
+def test_clock_below_the_overhead_means_move_at_once():
+    assert budget(20, 0, None, 30) == (1, 1)
+    assert budget(500, 0, None, 30) == (1, 1)        # 30 moves x 30 ms do not fit
+    assert budget(-500, 100, None, 30) == (1, 1)     # GUIs may send negative clocks
+
+
+def test_absurd_clocks_are_capped_before_they_reach_c():
+    soft, hard = budget(10**30, 10**30, None, 30)
+    assert hard < 2**31
+
+
+def test_fixed_time_takes_off_the_overhead_only_when_asked():
+    assert fixed(1000) == (1000, 1000)
+    assert fixed(1000, 30) == (970, 970)
+    assert fixed(10, 30) == (1, 1)
+
+
+def test_one_second_plus_ten_ms_never_loses_even_at_the_cap_every_move():
+    """The brief's worst case: 1 s + 10 ms per move, and every move runs to
+    its hard cap and then loses 5 ms more outside the search (pipes, GUI;
+    less than the increment and the 30 ms Move Overhead)."""
+    left = 1000
+    for move in range(500):
+        soft, hard = budget(left, 10, None, 30)
+        left -= hard + 5
+        assert left > 0, f"flag fell on move {move + 1}"
+        left += 10
+    assert left > 30             # the clock settles instead of draining away
+
+
+def spend(move, soft, hard):
+    """A search keeps near its target but now and then (every 8th move, say
+    a fail low) runs to the cap."""
+    return hard if move % 8 == 7 else soft
+
+
+@pytest.mark.parametrize("start,inc,latency,moves", [
+    (1000, 10, 9, 500), (3000, 0, 5, 150), (10_000, 100, 29, 300), (60_000, 0, 29, 120)])
+def test_whole_games_never_lose_on_time(start, inc, latency, moves):
+    """Plus `latency` ms outside the search each move (below the 30 ms Move
+    Overhead). Without an increment that latency has to fit in the clock,
+    so the game lengths are what such a clock can hold."""
+    left = start
+    for move in range(moves):
+        soft, hard = budget(left, inc, None, 30)
+        left -= spend(move, soft, hard) + latency
+        assert left > 0, f"flag fell on move {move + 1}"
+        left += inc
+
+
+def test_movestogo_periods_never_lose_on_time():
+    """40 moves in 10 s, repeating."""
+    left = 10_000
+    for move in range(200):
+        to_go = 40 - move % 40
+        soft, hard = budget(left, 0, to_go, 30)
+        left -= spend(move, soft, hard) + 25
+        assert left > 0, f"flag fell on move {move + 1}"
+        if to_go == 1:
+            left += 10_000
