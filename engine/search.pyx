@@ -504,6 +504,8 @@ cdef class Searcher:
         if not root_moves:
             return SearchResult(score=-MATE if not legal else 0)
         max_depth = min(depth or MAX_PLY - 8, MAX_PLY - 8)
+        if len(root_moves) == 1 and (soft_ms or hard_ms):
+            max_depth = 1           # a forced move: spend no clock on it
         multipv = max(1, min(int(multipv), len(root_moves)))
         banned_codes = [_encode(m) for m in legal if m not in root_moves]
         in_check = s.ops.in_check(s.game)
@@ -571,6 +573,10 @@ cdef class Searcher:
             if self.soft_deadline and now_ns() + (elapsed * 3) // 2 > self.soft_deadline:
                 break
             if atomic_load_int(&s.stop):
+                break
+            # A mate found and confirmed well past its distance will not
+            # change: searching on only burns time.
+            if abs(lines[0][0]) >= MATE_BOUND and d >= MATE - abs(lines[0][0]) + 8:
                 break
         result.nodes = s.nodes
         if result.ponder is None and result.best:

@@ -166,3 +166,16 @@ def test_search_avoids_perpetual_check_loss():
         board.push(move)
     result = Searcher(8).search(board, depth=6)
     assert result.best != "e7d7"
+
+
+def test_search_ends_once_a_mate_is_settled(searcher):
+    infos = []
+    result = searcher.search(Board(MATES[0][1]), on_info=infos.append)   # no limit
+    assert result.mate == 1 and infos[-1]["depth"] < 20
+
+
+def test_forced_move_is_played_at_once_under_a_clock():
+    board = Board("3k5/9/9/9/9/9/9/9/3r5/4K4 w")   # the king's only move
+    assert board.legal_moves() == ["e0f0"]
+    result = Searcher(1).search(board, soft_ms=5000, hard_ms=10000)
+    assert result.depth == 1 and result.best == "e0f0"
