@@ -551,15 +551,18 @@ cdef class Searcher:
                             new_lines.append((s.root_score, pv))
                     break
                 s.abortable = 1
-                pv = self._pv()
-                new_lines.append((score, pv))
-                if on_info:
-                    on_info(self._info(d, line, score, None, pv))
+                new_lines.append((score, self._pv()))
             if new_lines:
                 # Lines this iteration did not reach keep the last ones.
                 lines = new_lines + lines[len(new_lines):]
                 if not s.aborted:
+                    # A later line can outscore an earlier one (each is
+                    # searched with the better ones excluded, against a TT
+                    # that keeps learning), so rank them before reporting.
                     lines.sort(key=lambda l: -l[0])
+                    if on_info:
+                        for line, (score, pv) in enumerate(lines):
+                            on_info(self._info(d, line, score, None, pv))
                 best_score, best_pv = lines[0]
                 cp, mate = _score_fields(best_score)
                 result = SearchResult(best=best_pv[0], ponder=best_pv[1] if len(best_pv) > 1 else None,

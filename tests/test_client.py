@@ -1,0 +1,320 @@
+"""protocol.client: parsing without a process, failure handling against the
+fake engine, and real games against fairy-stockfish, maxqi and tuong
+(skipped when absent)."""
+import os
+import pathlib
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import ROOT, tuong_command
+
+from engine.board import Board
+from protocol import client
+from protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout, Info, Limit,
+                             UnsupportedError, engine_fen, from_engine_move, open_engine,
+                             red_to_move, to_engine_move)
+
+FAKE = str(pathlib.Path(__file__).resolve().parent / "fake_engine.py")
+FAIRY = shutil.which("fairy-stockfish") or shutil.which("/usr/games/fairy-stockfish")
+MAXQI = shutil.which("maxqi") or shutil.which("/usr/games/maxqi")
+MIDGAME = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3"
+
+
+def env():
+    e = dict(os.environ)
+    e["PYTHONPATH"] = str(ROOT) + os.pathsep + e.get("PYTHONPATH", "")
+    return e
+
+
+def fake(*args, proto="uci", **kwargs):
+    command = [sys.executable, FAKE, "--proto", proto, *args]
+    return open_engine(command, proto, env=env(), **kwargs)
+
+
+def children():
+    """pids of this process's live (not zombie) children."""
+    pids = set()
+    for task in pathlib.Path("/proc/self/task").iterdir():
+        try:
+            pids.update(int(p) for p in (task / "children").read_text().split())
+        except OSError:
+            pass
+    live = set()
+    for pid in pids:
+        try:
+            state = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            live.add(pid)
+    return live
+
+
+def legal_after(position, move):
+    fen, moves = position
+    board = Board(fen)
+    for m in moves:
+        board.push(m)
+    return move in board.legal_moves()
+
+
+# -- no process ---------------------------------------------------------------
+
+def test_notation_translation():
+    assert to_engine_move("h2e2", ranks1=True) == "h3e3"
+    assert to_engine_move("a9a0", ranks1=True) == "a10a1"
+    assert from_engine_move("h10g8", ranks1=True) == "h9g7"
+    assert from_engine_move("b9c7", ranks1=False) == "b9c7"
+    assert from_engine_move("a0a11", ranks1=True) is None      # rank 10 does not exist
+    assert from_engine_move("a0a10", ranks1=False) is None
+    assert from_engine_move("(none)", ranks1=False) is None
+    assert from_engine_move("j1j2", ranks1=False) is None
+
+
+def test_fen_and_side_to_move():
+    assert engine_fen("4k4/9/9/9/9/9/9/9/9/4K4 r") == "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"
+    assert red_to_move((None, []))
+    assert not red_to_move((None, ["h2e2"]))
+    assert not red_to_move(("4k4/9/9/9/9/9/9/9/9/4K4 b - - 0 1", []))
+    assert red_to_move(("4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1", ["e9e8"]))
+
+
+def parser(cls=client.UciEngine, notation="ranks0"):
+    """An engine object without a process, to test line parsing."""
+    engine = cls.__new__(cls)
+    engine.notation, engine.name = notation, "test"
+    return engine
+
+
+def test_uci_info_parsing_field_by_field():
+    engine = parser(notation="ranks1")
+    info = engine._parse_info("info depth 12 seldepth 18 multipv 1 score cp -35 upperbound "
+                              "nodes 1234 nps 5000 hashfull 3 time 250 pv h3e3 h10g8 zz".split())
+    assert (info.depth, info.seldepth, info.cp, info.bound) == (12, 18, -35, "upper")
+    assert (info.nodes, info.nps, info.time) == (1234, 5000, 0.25)
+    assert info.pv == ["h2e2", "h9g7"]                    # translated; stops at junk
+    mate = engine._parse_info("info depth 5 score mate -3 pv".split())
+    assert (mate.mate, mate.cp) == (-3, None)
+    odd = engine._parse_info("info depth x score cp nonsense nodes 7 string hello world".split())
+    assert (odd.depth, odd.cp, odd.nodes, odd.string) == (None, None, 7, "hello world")
+
+
+def test_ucci_bare_score_and_info_merge():
+    engine = parser(client.UcciEngine)
+    info = engine._parse_info("info depth 4 score 27 time 3 nodes 99 pv h2e2".split())
+    assert (info.depth, info.cp, info.pv) == (4, 27, ["h2e2"])
+    merged = Info(depth=3, cp=10, nodes=5).merged(Info(depth=4, mate=2))
+    assert (merged.depth, merged.cp, merged.mate, merged.nodes) == (4, None, 2, 5)
+
+
+def test_xboard_features_and_thinking():
+    assert client._features('feature ping=1 myname="Max Qi" variants="xiangqi,shogi" done=0') == \
+        [("ping", "1"), ("myname", "Max Qi"), ("variants", "xiangqi,shogi"), ("done", "0")]
+    engine = parser(client.XboardEngine)
+    engine._state = (None, [])
+    info = engine._search_line(" 7     12       32     531689 b7c7 h0g2", 0.1)
+    assert (info.depth, info.cp, info.time, info.nodes, info.pv) == (7, 12, 0.32, 531689,
+                                                                     ["b7c7", "h0g2"])
+    result = engine._search_line("move b7c7", 0.25)
+    assert (result.move, result.elapsed) == ("b7c7", 0.25)
+    assert engine._search_line("resign", 0).resigned
+    assert engine._search_line("1/2-1/2 {Draw by repetition}", 0).claim
+    with pytest.raises(EngineProtocolError):
+        engine._search_line("Illegal move: h2e2", 0)
+
+
+# -- the fake engine: the failure contract ------------------------------------
+
+@pytest.mark.parametrize("proto", ["uci", "ucci", "xboard"])
+def test_fake_plays_in_every_dialect(proto):
+    with fake(proto=proto) as engine:
+        engine.configure({"hash": 32})
+        engine.new_game()
+        position = (None, ["h2e2"])
+        result = engine.play(position, Limit(depth=3))
+        assert legal_after(position, result.move)
+        position = (MIDGAME, ["a0b0"]) if proto != "xboard" else (MIDGAME, [])
+        result = engine.play(position, Limit(red_clock=1, black_clock=1, red_inc=0.1,
+                                             black_inc=0.1))
+        assert legal_after(position, result.move)
+        assert result.info.depth == 3 and result.info.cp == 0
+
+
+def test_unknown_option_leaves_the_engine_usable():
+    with fake() as engine:
+        with pytest.raises(UnsupportedError, match="no option 'Bogus'.*Hash"):
+            engine.configure({"Bogus": 1})
+        assert engine.alive
+        assert engine.play((None, []), Limit(depth=1)).move
+
+
+def test_crash_raises_and_reaps():
+    engine = fake("--mode", "crash", "--at", "2")
+    engine.play((None, []), Limit(depth=1))
+    with pytest.raises(EngineTerminated, match="exit code 3"):
+        engine.play((None, ["h2e2", "h9g7"]), Limit(depth=1))
+    assert engine.proc.returncode == 3 and not engine.alive
+    with pytest.raises(EngineTerminated):            # later calls fail cleanly
+        engine.play((None, []), Limit(depth=1))
+    engine.close()
+
+
+@pytest.mark.parametrize("proto", ["uci", "xboard"])
+def test_hang_times_out_and_is_killed(proto):
+    engine = fake("--mode", "hang", proto=proto)
+    start = time.monotonic()
+    with pytest.raises(EngineTimeout):
+        engine.play((None, []), Limit(movetime=0.1), timeout=0.5)
+    assert time.monotonic() - start < 3
+    assert engine.proc.returncode is not None         # killed and reaped
+    assert engine.proc.pid not in children()
+
+
+def test_garbage_move_is_a_protocol_error():
+    engine = fake("--mode", "garbage")
+    with pytest.raises(EngineProtocolError, match="zz99"):
+        engine.play((None, []), Limit(depth=1))
+    assert engine.proc.returncode is not None
+
+
+def test_noise_is_tolerated():
+    with fake("--mode", "noise") as engine:
+        result = engine.play((None, []), Limit(depth=1))
+        assert legal_after((None, []), result.move)
+
+
+def test_nomove_and_resign():
+    with fake("--mode", "nomove") as engine:
+        assert engine.play((None, []), Limit(depth=1)).move is None
+    with fake("--mode", "resign", proto="xboard") as engine:
+        assert engine.play((None, []), Limit(depth=1)).resigned
+
+
+def test_handshake_timeout_reaps():
+    before = children()
+    start = time.monotonic()
+    with pytest.raises(EngineTimeout):
+        fake("--mode", "nohandshake", startup_timeout=0.5)
+    assert time.monotonic() - start < 3
+    assert children() <= before
+
+
+def test_missing_command():
+    with pytest.raises(EngineTerminated, match="cannot start"):
+        open_engine("/nonexistent/engine", "uci")
+
+
+def test_close_kills_an_engine_that_ignores_quit():
+    engine = fake("--mode", "stubborn")
+    start = time.monotonic()
+    engine.close()
+    assert engine.proc.returncode is not None
+    assert time.monotonic() - start < 5
+
+
+def test_context_manager_reaps():
+    with fake() as engine:
+        pid = engine.proc.pid
+    assert pid not in children()
+
+
+def test_analyse_stops_early_then_plays():
+    with fake() as engine:
+        infos = list(engine.analyse((None, []), Limit(depth=3)))
+        assert infos and infos[-1].pv
+        assert engine.play((None, ["h2e2"]), Limit(depth=1)).move
+
+
+def test_leaving_analyse_ends_an_engine_that_will_not_stop():
+    engine = fake("--mode", "deaf")
+    for info in engine.analyse((None, []), Limit(depth=99)):
+        if info.depth == 3:
+            break
+    assert engine.proc.returncode is not None
+    with pytest.raises(EngineTerminated, match="did not stop its search"):
+        engine.play((None, []), Limit(depth=1))
+
+
+def test_xboard_fake_rejects_fen_less_engines_only_when_needed():
+    with fake(proto="xboard") as engine:            # the fake has setboard=1
+        position = (MIDGAME, ["a0b0"])
+        assert legal_after(position, engine.play(position, Limit(depth=1)).move)
+        with pytest.raises(UnsupportedError, match="node"):
+            engine.play((None, []), Limit(nodes=100))
+        assert engine.alive
+
+
+# -- real engines -------------------------------------------------------------
+
+def play_a_few(engine, fen=None):
+    position = (fen, [])
+    for limit in (Limit(depth=2), Limit(movetime=0.05), Limit(red_clock=0.5, black_clock=0.5)):
+        result = engine.play(position, limit)
+        assert legal_after(position, result.move), (position, result.move)
+        position = (fen, position[1] + [result.move])
+    return position
+
+
+@pytest.mark.skipif(not FAIRY, reason="fairy-stockfish not installed")
+@pytest.mark.parametrize("proto", ["uci", "ucci"])
+def test_fairy_stockfish(proto):
+    with open_engine(FAIRY, proto) as engine:
+        # UCI writes ranks 1-10, UCCI 0-9: both reach us as a0-i9.
+        assert engine.notation == ("ranks1" if proto == "uci" else "ranks0")
+        engine.configure({"Hash": 16})
+        engine.new_game()
+        play_a_few(engine)
+        play_a_few(engine, MIDGAME)
+        infos = list(engine.analyse((None, []), Limit(depth=6)))
+        assert max(i.depth or 0 for i in infos) == 6
+        for info in engine.analyse((None, []), Limit(depth=60)):   # leave early: `stop`
+            if info.depth == 4:
+                break
+        assert engine.alive and engine.play((None, []), Limit(depth=2)).move
+        board = Board()
+        for move in infos[-1].pv:           # the whole pv is legal in our notation
+            board.push(move)
+
+
+@pytest.mark.skipif(not FAIRY, reason="fairy-stockfish not installed")
+def test_fairy_stockfish_reports_mate():
+    with open_engine(FAIRY, "uci") as engine:
+        result = engine.play(("4k4/4a4/3R5/9/9/9/9/9/9/4K4 w - - 0 1", []), Limit(depth=8))
+        assert result.info.mate is not None and result.info.mate > 0
+
+
+@pytest.mark.skipif(not MAXQI, reason="maxqi not installed")
+def test_maxqi_by_moves_only():
+    with open_engine(MAXQI, "xboard") as engine:
+        assert engine.notation == "ranks0" and "xiangqi" in engine.features["variants"]
+        engine.new_game()
+        position = play_a_few(engine)
+        # a jump in the move list: the client resets with `new` and replays the moves
+        position = (None, ["b0c2", "h9g7", "h0g2"])
+        assert legal_after(position, engine.play(position, Limit(depth=3)).move)
+        with pytest.raises(UnsupportedError, match="cannot take a FEN"):
+            engine.play((MIDGAME, []), Limit(depth=2))
+        assert engine.alive
+
+
+@pytest.fixture(scope="module")
+def tuong_available():
+    try:
+        proc = subprocess.run(shlex.split(tuong_command()), input="uci\nquit\n", capture_output=True,
+                              text=True, timeout=20, cwd=ROOT, env=env())
+    except (OSError, subprocess.TimeoutExpired):
+        pytest.skip("tuong does not start")
+    if "uciok" not in proc.stdout:
+        pytest.skip("tuong does not answer uci")
+
+
+@pytest.mark.parametrize("proto", ["uci", "ucci", "xboard"])
+def test_tuong(tuong_available, proto):
+    with open_engine(tuong_command(), proto, env=env(), cwd=ROOT) as engine:
+        engine.new_game()
+        play_a_few(engine)
+        play_a_few(engine, MIDGAME)

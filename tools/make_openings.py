@@ -1,0 +1,88 @@
+"""Regenerate tools/data/openings.{pgn,epd}: short, balanced, varied openings.
+
+    python -m tools.make_openings [--engine /usr/games/fairy-stockfish] [--count 60] [--seed 1]
+
+Each line is a random walk from the initial position of 4-8 plies (the
+length is drawn uniformly). At every ply Fairy-Stockfish searches with
+MultiPV 6 to depth 8 and we pick uniformly among the moves within 40 cp of
+its best, so lines stay sound but differ. The final position is searched to
+depth 14 and the line is kept only if |score| <= 50 cp and its position is
+new. Both files hold the same openings in the same order: the PGN as moves
+from the start (for engines that cannot take a FEN, like maxqi), the EPD as
+the resulting positions.
+"""
+import argparse
+import random
+from pathlib import Path
+
+from engine.board import Board
+from protocol.client import Limit, open_engine
+
+DATA = Path(__file__).resolve().parent / "data"
+SPREAD_CP = 40
+BALANCED_CP = 50
+
+
+def candidates(engine, moves):
+    """{move: score} for the engine's top moves after `moves` (depth 8)."""
+    best = {}
+    for info in engine.analyse((None, moves), Limit(depth=8)):
+        if info.pv and info.cp is not None and info.multipv:
+            best[info.multipv] = (info.depth, info.pv[0], info.cp)
+    deepest = max(d for d, _, _ in best.values())
+    return {move: cp for d, move, cp in best.values() if d == deepest}
+
+
+def make(engine_cmd, count, seed):
+    rng = random.Random(seed)
+    lines, seen = [], set()
+    with open_engine(engine_cmd, "uci") as engine:
+        engine.configure({"MultiPV": 6, "Hash": 64})
+        while len(lines) < count:
+            moves = []
+            for _ in range(rng.randint(4, 8)):
+                scores = candidates(engine, moves)
+                top = max(scores.values())
+                moves.append(rng.choice(sorted(m for m, cp in scores.items()
+                                               if cp >= top - SPREAD_CP)))
+            board = Board()
+            for move in moves:
+                board.push(move)
+            fen = " ".join(board.fen().split()[:2])
+            if fen in seen or board.is_game_over():
+                continue
+            engine.configure({"MultiPV": 1})
+            score = engine.play((None, moves), Limit(depth=14)).info.cp
+            engine.configure({"MultiPV": 6})
+            if score is not None and abs(score) <= BALANCED_CP:
+                seen.add(fen)
+                lines.append((moves, board.fen(), score))
+                print(f"{len(lines):3}  {score:+4d}  {' '.join(moves)}")
+    return lines
+
+
+def write(lines):
+    with open(DATA / "openings.pgn", "w", encoding="utf-8") as f:
+        for i, (moves, _, score) in enumerate(lines, 1):
+            f.write(f'[Event "tuong opening {i}"]\n[Variant "xiangqi"]\n'
+                    f'[Annotator "fairy-stockfish depth 14: {score:+d} cp"]\n[Result "*"]\n\n')
+            text = " ".join(f"{n // 2 + 1}. {m}" if n % 2 == 0 else m for n, m in enumerate(moves))
+            f.write(f"{text} *\n\n")
+    with open(DATA / "openings.epd", "w", encoding="utf-8") as f:
+        for i, (moves, fen, score) in enumerate(lines, 1):
+            board, side = fen.split()[:2]
+            f.write(f'{board} {side} - - id "tuong opening {i}"; c0 "{" ".join(moves)}";\n')
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default="/usr/games/fairy-stockfish")
+    parser.add_argument("--count", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    DATA.mkdir(exist_ok=True)
+    write(make(args.engine, args.count, args.seed))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,326 @@
+"""One game between two engines, judged by our own rules (engine.board),
+never by what the engines say.
+
+Rules applied after every move, in this order:
+  1. The move must be legal (Board.legal_moves); otherwise the mover forfeits.
+  2. A side with no legal move loses ("checkmate" if in check, else
+     "stalemate": in Xiangqi that is a loss too).
+  3. Repetition, Asian rules as far as we go: when a position (Board.hash,
+     which includes the side to move) occurs for the 3rd time, look at every
+     move since its 1st occurrence. If one side gave check with every one of
+     its moves there and the other did not, the perpetual checker loses;
+     otherwise (no perpetual, or both checking) it is a draw. Perpetual
+     chasing (attacking an unprotected piece forever) is NOT judged: such
+     games are drawn.
+  4. Move-count draws: `max_plies` in the game (300 by default, book moves
+     included) or `no_capture_plies` plies without a capture (120).
+  5. Optional adjudication by agreed scores (cutechess's -resign / -draw).
+Engine failures are forfeits with their reason: illegal move, a crash, a
+move later than the clock allows (time forfeit), no answer at all under a
+depth/node limit (stalled), output we cannot parse, resigning, a result
+claim we do not agree with.
+
+Clocks: the runner keeps them. `elapsed` is measured from sending `go` to
+the arrival of the move line. An engine loses on time when it exceeds its
+time left (or its movetime) by more than `margin` (100 ms by default,
+cutechess's `timemargin`); that margin covers pipe and scheduler latency.
+"""
+import threading
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from engine.board import Board
+from protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout,
+                             Limit)
+
+RED, BLACK = "w", "b"
+SIDE_NAME = {RED: "Red", BLACK: "Black"}
+MATE_CP = 100_000          # a mate score, for adjudication thresholds
+
+
+@dataclass
+class TimeControl:
+    """One engine's limit: a clock (base+inc), a fixed movetime, depth or nodes."""
+    base: Optional[float] = None
+    inc: float = 0.0
+    movetime: Optional[float] = None
+    depth: Optional[int] = None
+    nodes: Optional[int] = None
+    margin: float = 0.1       # seconds an engine may exceed its time
+    stall: float = 60.0       # no answer for this long under depth/nodes only: forfeit
+
+    @classmethod
+    def parse(cls, settings):
+        """From cutechess-style settings: tc=40+0.4 (or tc=1:30+1), st=1,
+        depth=N, nodes=N, timemargin=MS."""
+        tc = cls()
+        if "tc" in settings:
+            base, _, inc = settings["tc"].partition("+")
+            if "/" in base:
+                raise ValueError(f"moves/time controls are not supported: tc={settings['tc']}")
+            minutes, _, seconds = base.rpartition(":")
+            tc.base = float(seconds) + 60 * float(minutes or 0)
+            tc.inc = float(inc or 0)
+        if "st" in settings:
+            tc.movetime = float(settings["st"])
+        if "depth" in settings:
+            tc.depth = int(settings["depth"])
+        if "nodes" in settings:
+            tc.nodes = int(settings["nodes"])
+        if "timemargin" in settings:
+            tc.margin = int(settings["timemargin"]) / 1000
+        if "stall" in settings:
+            tc.stall = float(settings["stall"])
+        if tc.base is None and tc.movetime is None and tc.depth is None and tc.nodes is None:
+            raise ValueError("no time control: give tc=BASE+INC, st=SECONDS, depth=N or nodes=N")
+        return tc
+
+    def describe(self):
+        """The PGN TimeControl tag: base+inc in seconds, or a fixed limit."""
+        parts = []
+        if self.base is not None:
+            parts.append(f"{self.base:g}+{self.inc:g}")
+        if self.movetime is not None:
+            parts.append(f"{self.movetime:g}/move")
+        if self.depth is not None:
+            parts.append(f"depth {self.depth}")
+        if self.nodes is not None:
+            parts.append(f"nodes {self.nodes}")
+        return ", ".join(parts)
+
+
+@dataclass
+class Rules:
+    max_plies: int = 300
+    no_capture_plies: int = 120
+    resign_movecount: Optional[int] = None     # -resign movecount=N score=S
+    resign_score: int = 0
+    draw_movenumber: Optional[int] = None      # -draw movenumber=M movecount=N score=S
+    draw_movecount: int = 0
+    draw_score: int = 0
+
+
+@dataclass
+class Player:
+    name: str
+    engine: object            # a protocol.client.Engine, or anything with .play()
+    tc: TimeControl
+
+
+@dataclass
+class MoveRecord:
+    move: str
+    book: bool = False
+    cp: Optional[int] = None          # the mover's own score
+    mate: Optional[int] = None
+    depth: Optional[int] = None
+    time: float = 0.0
+
+
+@dataclass
+class Game:
+    red: str
+    black: str
+    fen: Optional[str]                # None: the initial position
+    moves: List[MoveRecord] = field(default_factory=list)
+    result: str = "*"
+    termination: str = ""             # a short category: checkmate, time forfeit, ...
+    reason: str = ""                  # a sentence for the PGN comment
+    forfeit: Optional[str] = None     # RED/BLACK when that engine failed (restart it)
+    time_control: str = ""
+
+    def finish(self, result, termination, reason, forfeit=None):
+        self.result, self.termination, self.reason, self.forfeit = \
+            result, termination, reason, forfeit
+        return self
+
+
+def loss_for(side):
+    return "0-1" if side == RED else "1-0"
+
+
+def _pieces(board):
+    return sum(c.isalpha() for c in board.fen().split()[0])
+
+
+def _mover_score(info):
+    """An engine's score in centipawns, mates as +-MATE_CP, or None."""
+    if info.mate is not None:
+        return MATE_CP if info.mate > 0 else -MATE_CP
+    return info.cp
+
+
+class Referee:
+    """Plays one game; `play()` returns the finished Game."""
+
+    def __init__(self, red, black, opening, rules=None, stop=None):
+        self.players = {RED: red, BLACK: black}
+        self.rules = rules or Rules()
+        self.stop = stop or threading.Event()
+        fen, book = opening
+        self.board = Board(fen)
+        self.start_fen = fen
+        tcs = {red.tc.describe(), black.tc.describe()}
+        self.game = Game(red.name, black.name, fen, time_control=" / ".join(sorted(tcs)))
+        # Per ply i (index 0 = the start position): the position's hash, the side
+        # that made ply i, and whether ply i gave check.
+        self.hashes, self.movers, self.checks = [self.board.hash], [None], [False]
+        self.scores = {RED: [], BLACK: []}   # each engine's own scores, for adjudication
+        self.last_capture = 0             # ply index of the last capture
+        for move in book:
+            self._push(move)
+            self.game.moves.append(MoveRecord(move, book=True))
+        self.clocks = {side: p.tc.base for side, p in self.players.items()}
+
+    def play(self):
+        over = self._judge_position()
+        while not over:
+            if self.stop.is_set():
+                return self.game.finish("*", "interrupted", "Game interrupted")
+            over = self._turn()
+        return self.game
+
+    # -- one move -----------------------------------------------------------
+
+    def _position(self):
+        return (self.start_fen, [m.move for m in self.game.moves])
+
+    def _limit(self, side):
+        tc = self.players[side].tc
+        # A clocked engine sees both clocks (an opponent without one shows none).
+        clocks = {s: max(c, 0) if c is not None and tc.base is not None else None
+                  for s, c in self.clocks.items()}
+        return Limit(depth=tc.depth, nodes=tc.nodes, movetime=tc.movetime,
+                     red_clock=clocks[RED], black_clock=clocks[BLACK],
+                     red_inc=self.players[RED].tc.inc, black_inc=self.players[BLACK].tc.inc)
+
+    def _allowance(self, side):
+        """Seconds this move may take before it is late, or None (no clock)."""
+        tc = self.players[side].tc
+        allowed = [t for t in (self.clocks[side], tc.movetime) if t is not None]
+        return min(allowed) + tc.margin if allowed else None
+
+    def _turn(self):
+        side = self.board.turn
+        player, name = self.players[side], SIDE_NAME[side]
+        allowance = self._allowance(side)
+        timeout = allowance if allowance is not None else player.tc.stall
+        try:
+            result = player.engine.play(self._position(), self._limit(side), timeout=timeout)
+        except EngineTimeout:
+            if allowance is None:
+                return self._forfeit(side, "stalled", f"{name}'s engine stopped answering "
+                                     f"({player.tc.stall:g} s without a move)")
+            return self._forfeit(side, "time forfeit", f"{name} loses on time")
+        except EngineTerminated as e:
+            return self._forfeit(side, "crash", f"{name}'s engine crashed: {e}")
+        except EngineProtocolError as e:
+            return self._forfeit(side, "protocol error", f"{name}'s engine answered garbage: {e}")
+        if allowance is not None and result.elapsed > allowance:
+            return self._forfeit(side, "time forfeit", f"{name} loses on time "
+                                 f"({result.elapsed:.3f} s for {allowance - player.tc.margin:.3f} s)")
+        if player.tc.base is not None:
+            self.clocks[side] += player.tc.inc - result.elapsed
+        if result.resigned:
+            return self._forfeit(side, "resignation", f"{name} resigns")
+        if result.claim:
+            if result.claim.startswith(loss_for(side)):
+                return self._forfeit(side, "resignation", f"{name} resigns ({result.claim})")
+            return self._forfeit(side, "false claim", f"{name} claims {result.claim!r}, "
+                                 "which the referee does not see")
+        if result.move is None:
+            return self._forfeit(side, "illegal move", f"{name} says it has no move")
+        if result.move not in self.board.legal_moves():
+            return self._forfeit(side, "illegal move", f"{name} makes an illegal move: {result.move}")
+        info = result.info
+        self.scores[side].append(_mover_score(info))
+        self._push(result.move)
+        self.game.moves.append(MoveRecord(result.move, cp=info.cp, mate=info.mate,
+                                          depth=info.depth, time=result.elapsed))
+        return self._judge_position()
+
+    def _forfeit(self, side, termination, reason):
+        self.game.finish(loss_for(side), termination, reason, forfeit=side)
+        return True
+
+    def _push(self, move):
+        before, mover = _pieces(self.board), self.board.turn
+        self.board.push(move)               # ValueError for a bad book move
+        self.movers.append(mover)
+        self.hashes.append(self.board.hash)
+        self.checks.append(self.board.in_check())
+        if _pieces(self.board) != before:
+            self.last_capture = len(self.hashes) - 1
+
+    # -- the rules ----------------------------------------------------------
+
+    def _judge_position(self):
+        """Finish the game if the position (after the last move) ends it."""
+        board, rules, plies = self.board, self.rules, len(self.hashes) - 1
+        side = board.turn
+        if board.is_game_over():
+            winner = SIDE_NAME[RED if side == BLACK else BLACK]
+            if board.in_check():
+                self.game.finish(loss_for(side), "checkmate", f"{winner} mates")
+            else:
+                self.game.finish(loss_for(side), "stalemate",
+                                 f"{SIDE_NAME[side]} has no legal move and loses")
+            return True
+        if self._repetition():
+            return True
+        if plies >= rules.max_plies:
+            self.game.finish("1/2-1/2", "move limit", f"Draw by the {rules.max_plies}-ply limit")
+            return True
+        if plies - self.last_capture >= rules.no_capture_plies:
+            self.game.finish("1/2-1/2", "move limit",
+                             f"Draw: {rules.no_capture_plies} plies without a capture")
+            return True
+        return self._adjudicate()
+
+    def _repetition(self):
+        current = self.hashes[-1]
+        seen = [i for i in range(self.last_capture, len(self.hashes)) if self.hashes[i] == current]
+        if len(seen) < 3:
+            return False
+        first = seen[0]
+        # ply i was made by the side NOT to move in position i
+        window = range(first + 1, len(self.hashes))
+        perpetual = {s: all(self.checks[i] for i in window if self.movers[i] == s)
+                     for s in (RED, BLACK)}
+        if perpetual[RED] != perpetual[BLACK]:
+            checker = RED if perpetual[RED] else BLACK
+            self.game.finish(loss_for(checker), "perpetual check",
+                             f"{SIDE_NAME[checker]} loses by perpetual check")
+        else:
+            self.game.finish("1/2-1/2", "repetition", "Draw by repetition")
+        return True
+
+    def _adjudicate(self):
+        """cutechess's -resign/-draw, but both engines must agree: a side
+        loses when its last N scores are all <= -S and its opponent's last N
+        are all >= S; a draw when, from move M on, both engines' last N
+        scores are all within +-S. A move without a score breaks the run."""
+        rules, scores = self.rules, self.scores
+        n = rules.resign_movecount
+        if n:
+            for loser, winner in ((RED, BLACK), (BLACK, RED)):
+                own, opp = scores[loser][-n:], scores[winner][-n:]
+                if len(own) == n == len(opp) and None not in own + opp and \
+                        all(s <= -rules.resign_score for s in own) and \
+                        all(s >= rules.resign_score for s in opp):
+                    self.game.finish(loss_for(loser), "adjudication",
+                                     f"{SIDE_NAME[loser]} loses by adjudication")
+                    return True
+        n = rules.draw_movecount
+        if rules.draw_movenumber is not None and n:
+            last = scores[RED][-n:] + scores[BLACK][-n:]
+            if (len(self.hashes) - 1) // 2 >= rules.draw_movenumber and len(last) == 2 * n \
+                    and None not in last and all(abs(s) <= rules.draw_score for s in last):
+                self.game.finish("1/2-1/2", "adjudication", "Draw by adjudication")
+                return True
+        return False
+
+
+def play_game(red, black, opening, rules=None, stop=None):
+    """Play one game from `opening` = (fen or None, book moves); a Game."""
+    return Referee(red, black, opening, rules, stop).play()
