@@ -265,6 +265,18 @@ def test_command_line_details(tmp_path):
             match.parse_args(bad.split())
 
 
+def test_double_dash_options_positional_sprt_and_fen_book(tmp_path):
+    book = tmp_path / "book.fen"
+    book.write_text("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1\n")
+    config = match.parse_args(
+        f"--engine cmd=a depth=1 --engine cmd=b depth=1 --games 2 --sprt 0 10 0.1 "
+        f"-openings file={book}".split())
+    assert (config.games, config.sprt.elo0, config.sprt.elo1) == (2, 0, 10)
+    assert config.openings[0][0].endswith(" b - - 0 1")
+    with pytest.raises(match.UsageError):
+        match.parse_args("--engine cmd=a depth=1 --engine cmd=b depth=1 --sprt 0 x".split())
+
+
 def test_config_file(tmp_path):
     path = tmp_path / "match.json"
     path.write_text(json.dumps({

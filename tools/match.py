@@ -23,6 +23,7 @@ Options (a value list is KEY=VALUE words):
                         colours swapped
   -pgnout FILE          append every finished game, flushed as it ends
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=pentanomial|trinomial]
+                        (or positionally: --sprt E0 E1 [ALPHA [BETA]])
   -resign movecount=N score=CP      adjudicate a loss both engines agree on
   -draw movenumber=M movecount=N score=CP
   -maxplies N           draw after N plies (default 300)
@@ -101,7 +102,9 @@ class Config:
 # -- command line ------------------------------------------------------------
 
 def _is_option(token):
-    return token.startswith("-") and len(token) > 1 and token[1].isalpha() and "=" not in token
+    # -games and --games alike; "-5" (a value) and "a=-1" are not options.
+    name = token.lstrip("-")
+    return token.startswith("-") and name[:1].isalpha() and "=" not in token
 
 
 def _group(argv):
@@ -181,6 +184,9 @@ def parse_args(argv):
         elif option == "pgnout":
             cfg["pgnout"] = values[0].partition("=")[2] if values and values[0].startswith(
                 "file=") else _one(values[:1], option, str)
+        elif option == "sprt" and values and all("=" not in v for v in values):
+            # The positional form: --sprt ELO0 ELO1 [ALPHA [BETA]].
+            cfg[option] = dict(zip(("elo0", "elo1", "alpha", "beta"), values))
         elif option in ("openings", "sprt", "resign", "draw"):
             cfg[option] = _pairs(values, option)
         elif option in ("repeat", "recover"):
