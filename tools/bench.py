@@ -5,6 +5,9 @@
                                          nodes/s on bench.txt, time to depth
                                          and node counts vs the book, each
                                          beside Fairy-Stockfish
+    tuong-bench latency [--rounds 20]    how fast the engine process answers
+                                         isready and stop during go infinite,
+                                         beside Fairy-Stockfish
 
 Machines here are noisy, so every figure is reported as a ratio against
 Fairy-Stockfish run moments earlier on the same machine.
@@ -12,6 +15,7 @@ Fairy-Stockfish run moments earlier on the same machine.
 import argparse
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -184,6 +188,72 @@ def bench_search(args):
     return 0
 
 
+class Process:
+    """An engine process on pipes, for timing round trips."""
+
+    def __init__(self, command):
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(self, text):
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, prefix):
+        for line in self.proc.stdout:
+            if line.startswith(prefix):
+                return line
+        raise RuntimeError(f"engine ended before {prefix!r}")
+
+    def roundtrip(self, command, prefix):
+        start = time.perf_counter()
+        self.send(command)
+        self.wait_for(prefix)
+        return (time.perf_counter() - start) * 1000
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def measure_latency(command, setup, rounds):
+    """Milliseconds to answer isready and stop, `rounds` times each, while
+    a `go infinite` from the start position is 0.3 s into its search."""
+    engine = Process(command)
+    try:
+        engine.send("uci")
+        engine.wait_for("uciok")
+        for line in setup:
+            engine.send(line)
+        ready, stop = [], []
+        for _ in range(rounds):
+            engine.send("position startpos")
+            engine.roundtrip("isready", "readyok")
+            engine.send("go infinite")
+            time.sleep(0.3)
+            ready.append(engine.roundtrip("isready", "readyok"))
+            stop.append(engine.roundtrip("stop", "bestmove"))
+        return ready, stop
+    finally:
+        engine.close()
+
+
+def bench_latency(args):
+    def show(name, ready, stop):
+        print(f"  {name:16s} isready median {statistics.median(ready):6.2f} ms  max {max(ready):6.2f} ms"
+              f" | stop median {statistics.median(stop):6.2f} ms  max {max(stop):6.2f} ms")
+        return statistics.median(stop)
+
+    print(f"== answers during go infinite, {args.rounds} rounds each")
+    ours = show("tuong", *measure_latency([sys.executable, "-m", "protocol"], [], args.rounds))
+    fairy = find_fairy(args.fairy)
+    if fairy:
+        theirs = show("fairy-stockfish", *measure_latency(
+            [fairy], ["setoption name UCI_Variant value xiangqi"], args.rounds))
+        print(f"ratio of median stop times (tuong / fairy-stockfish): {ours / theirs:.1f}x")
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="tuong-bench", description="speed benchmarks")
     sub = parser.add_subparsers(dest="what", required=True)
@@ -199,6 +269,10 @@ def main(argv=None):
     search.add_argument("--hash", type=int, default=64, help="MB of hash for both engines")
     search.add_argument("--fairy", help="path of the fairy-stockfish binary")
     search.set_defaults(run=bench_search)
+    latency = sub.add_parser("latency", help="isready/stop answer times vs Fairy-Stockfish")
+    latency.add_argument("--rounds", type=int, default=20)
+    latency.add_argument("--fairy", help="path of the fairy-stockfish binary")
+    latency.set_defaults(run=bench_latency)
     args = parser.parse_args(argv)
     return args.run(args)
 
