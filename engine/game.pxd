@@ -40,3 +40,6 @@ cdef struct GameOps:
     int (*may_give_check)(void* state, uint16_t move) noexcept nogil
     # Ordering key of a capture (MVV-LVA style), 0 for a quiet move.
     int (*capture_value)(void* state, uint16_t move) noexcept nogil
+    # Whether the exchange the move starts on its target square gains at
+    # least `threshold` (static exchange evaluation).
+    int (*see_ge)(void* state, uint16_t move, int threshold) noexcept nogil

@@ -23,6 +23,7 @@ from engine.tt cimport (
 )
 from engine.xiangqi cimport XIANGQI_OPS
 from engine.evaluate cimport evaluate as evaluate_position
+from engine.see cimport see_ge
 from engine.board cimport Board
 from engine.board import move_name, parse_square
 
@@ -54,11 +55,15 @@ cdef enum:
     FUTILITY_BASE = 90
     FUTILITY_PER_PLY = 110
     LMP_MAX_DEPTH = 4            # quiet moves pruned past a count at low depth
-    HISTORY_MAX = 1 << 20
+    SEE_MAX_DEPTH = 6            # captures losing more than SEE_MARGIN per ply
+    SEE_MARGIN = 150             # of depth are pruned at low depth
+    HISTORY_MAX = 1 << 14        # history scores stay within +-HISTORY_MAX
 
 cdef int SCORE_HASH_MOVE = 1 << 30
 cdef int SCORE_CAPTURE = 1 << 29
 cdef int SCORE_KILLER = 1 << 28
+cdef int SCORE_COUNTER = (1 << 28) - 1    # the reply that refuted this move before
+cdef int SCORE_BAD_CAPTURE = -(1 << 29)   # after every quiet move
 
 cdef int LMR[64][64]             # reduction by depth and move number
 
@@ -91,6 +96,9 @@ cdef struct SearchState:
     int root_score
     uint16_t killers[MAX_PLY][2]
     int history[256][256]        # by from and to square
+    uint16_t countermove[256][256]   # by the previous move's from and to square
+    uint16_t played[MAX_PLY + 1] # the move made at each ply (0: a pass)
+    int static_evals[MAX_PLY + 1]
     uint16_t pv[MAX_PLY + 1][MAX_PLY + 1]
     int pv_len[MAX_PLY + 1]
 
@@ -168,7 +176,11 @@ cdef int is_excluded(SearchState* s, uint16_t move) noexcept nogil:
 cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
     cdef uint16_t moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
-    cdef int n, i, score, best, rule_score, gives
+    cdef int n, i, score, best, rule_score, gives, tt_score, bound, static_eval = -INFINITE
+    cdef int pv_node = beta - alpha > 1, old_alpha = alpha
+    cdef uint16_t tt_move = 0, best_move = 0
+    cdef uint64_t key
+    cdef TTEntry* entry
     cdef void* g = s.game
     s.pv_len[ply] = ply
     s.nodes += 1
@@ -180,6 +192,17 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
         return rule_score
     if ply >= MAX_PLY - 1:
         return s.ops.evaluate(g)
+    # Any stored result is at least as deep as a quiescence search.
+    key = s.ops.key(g)
+    entry = tt_probe(&s.tt, key)
+    if entry is not NULL:
+        tt_move = entry.move
+        if not pv_node:
+            tt_score = score_from_tt(entry.score, ply)
+            bound = entry.age_bound & 3
+            if bound == BOUND_EXACT or (bound == BOUND_LOWER and tt_score >= beta) \
+                    or (bound == BOUND_UPPER and tt_score <= alpha):
+                return tt_score
     if in_check:
         # Every evasion is tried: standing pat is no option in check.
         best = -INFINITE
@@ -187,16 +210,22 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
         if n == 0:
             return s.ops.no_move_score(g, ply)
     else:
-        best = s.ops.evaluate(g)
+        # The table keeps static evaluations too: cheaper than recomputing.
+        static_eval = entry.eval if entry is not NULL and entry.eval != -INFINITE \
+            else s.ops.evaluate(g)
+        best = static_eval
         if best >= beta:
             return best
         if best > alpha:
             alpha = best
         n = s.ops.generate(g, moves, 1, 0)
     for i in range(n):
-        scores[i] = s.ops.capture_value(g, moves[i])
+        scores[i] = SCORE_HASH_MOVE if moves[i] == tt_move else s.ops.capture_value(g, moves[i])
     for i in range(n):
         pick_next(moves, scores, i, n)
+        # A capture that loses material cannot raise a standing pat.
+        if not in_check and not s.ops.see_ge(g, moves[i], 0):
+            continue
         gives = s.ops.may_give_check(g, moves[i])
         s.ops.make(g, moves[i])
         if gives:
@@ -209,9 +238,13 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
             best = score
             if score > alpha:
                 alpha = score
+                best_move = moves[i]
                 update_pv(s, ply, moves[i])
                 if score >= beta:
                     break
+    bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > old_alpha and pv_node
+                                               else BOUND_UPPER)
+    tt_store(&s.tt, key, best_move, score_to_tt(best, ply), static_eval, 0, bound)
     return best
 
 
@@ -223,11 +256,11 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef int scores[MAX_MOVES]
     cdef void* g = s.game
     cdef int n, i, score, best, rule_score, searched = 0, gives, new_depth
-    cdef int reduction, bound, static_eval, tt_score, quiet, captures
-    cdef int n_quiets = 0, j, prune_quiets, futile, prunable
+    cdef int reduction, bound, static_eval, tt_score, quiet, late_quiet, captures
+    cdef int n_quiets = 0, j, prune_quiets, futile, prunable, improving, extend
     cdef uint16_t quiets_tried[MAX_MOVES]
     cdef int pv_node = beta - alpha > 1
-    cdef uint16_t tt_move = 0, best_move = 0, move
+    cdef uint16_t tt_move = 0, best_move = 0, move, counter = 0, previous
     cdef uint64_t key
     cdef TTEntry* entry
 
@@ -266,17 +299,27 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
                     or (bound == BOUND_UPPER and tt_score <= alpha):
                 return tt_score
 
-    static_eval = -INFINITE if in_check else s.ops.evaluate(g)
+    if in_check:
+        static_eval = -INFINITE
+    elif entry is not NULL and entry.eval != -INFINITE:
+        static_eval = entry.eval
+    else:
+        static_eval = s.ops.evaluate(g)
+    s.static_evals[ply] = static_eval
+    # Better than two plies ago: pruning can afford to be less eager.
+    improving = ply < 2 or static_eval > s.static_evals[ply - 2]
 
     if ply > 0 and not pv_node and not in_check:
         # Step 3. Reverse futility: far above beta at low depth, assume a cut.
-        if depth <= RFP_MAX_DEPTH and static_eval - RFP_MARGIN * depth >= beta \
+        if depth <= RFP_MAX_DEPTH and static_eval - RFP_MARGIN * (depth - improving) >= beta \
                 and beta > -MATE_BOUND and static_eval < MATE_BOUND:
             return static_eval
         # Step 4. Null move: if passing still holds beta, a real move will.
         if depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
                 and s.ops.make_null is not NULL and s.ops.null_move_ok(g):
-            reduction = 3 + depth // 6
+            # Deeper the more the pass still clears beta by.
+            reduction = 3 + depth // 6 + min((static_eval - beta) // 200, 3)
+            s.played[ply] = 0
             s.ops.make_null(g)
             score = -pvs(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0, 1)
             s.ops.unmake_null(g)
@@ -285,26 +328,36 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
             if score >= beta:
                 return beta if score >= MATE_BOUND else score
 
-    # Step 5. Generate and order: hash move, captures (MVV-LVA), killers,
-    # then quiet moves by history.
+    # Step 5. Without a hash move to try first this node is likely to cost
+    # more than it is worth at full depth (internal iterative reduction).
+    if ply > 0 and depth >= 4 and tt_move == 0:
+        depth -= 1
+
+    # Step 6. Generate and order: hash move, good captures (MVV-LVA), killers,
+    # the countermove, quiet moves by history, then losing captures.
     n = s.ops.generate(g, moves, 0, in_check)
     if n == 0:
         return s.ops.no_move_score(g, ply)
+    previous = s.played[ply - 1] if ply > 0 else 0
+    if previous:
+        counter = s.countermove[move_from(previous)][move_to(previous)]
     for i in range(n):
         move = moves[i]
         captures = s.ops.capture_value(g, move)
         if move == tt_move:
             scores[i] = SCORE_HASH_MOVE
         elif captures:
-            scores[i] = SCORE_CAPTURE + captures
+            scores[i] = (SCORE_CAPTURE if s.ops.see_ge(g, move, 0) else SCORE_BAD_CAPTURE) + captures
         elif move == s.killers[ply][0]:
             scores[i] = SCORE_KILLER + 1
         elif move == s.killers[ply][1]:
             scores[i] = SCORE_KILLER
+        elif move == counter:
+            scores[i] = SCORE_COUNTER
         else:
             scores[i] = s.history[move_from(move)][move_to(move)]
 
-    # Step 6. The move loop. Near the leaves, quiet moves that cannot lift a
+    # Step 7. The move loop. Near the leaves, quiet moves that cannot lift a
     # hopeless static score to alpha (futility), or that come late in the
     # ordering (late-move pruning), are skipped unless they give check.
     prune_quiets = not pv_node and not in_check and ply > 0
@@ -316,30 +369,46 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
         move = moves[i]
         if ply == 0 and s.n_excluded and is_excluded(s, move):
             continue
-        quiet = scores[i] < SCORE_KILLER
-        prunable = quiet and searched > 0 and best > -MATE_BOUND and (
+        quiet = s.ops.capture_value(g, move) == 0
+        late_quiet = quiet and SCORE_BAD_CAPTURE < scores[i] < SCORE_COUNTER
+        prunable = late_quiet and searched > 0 and best > -MATE_BOUND and (
             futile or (prune_quiets and depth <= LMP_MAX_DEPTH
-                       and searched >= 3 + 2 * depth * depth))
+                       and searched >= (3 + 2 * depth * depth) * (2 + improving) // 3))
         gives = s.ops.may_give_check(g, move)
         if prunable and not gives:
             continue
+        # Captures that lose material in the exchange they start, near the leaves.
+        if ply > 0 and not in_check and searched > 0 and best > -MATE_BOUND \
+                and depth <= SEE_MAX_DEPTH and not quiet \
+                and not s.ops.see_ge(g, move, -SEE_MARGIN * depth):
+            if not gives:
+                continue
+            prunable = 1            # kept only if it really checks
+        # Only checks that do not give material away are extended: a
+        # sacrificial check is searched like any other move.
+        extend = gives and s.ops.see_ge(g, move, 0)
+        s.played[ply] = move
         s.ops.make(g, move)
         if gives:
             gives = s.ops.in_check(g)
         if prunable and not gives:
             s.ops.unmake(g)
             continue
-        new_depth = depth - 1 + gives          # check extension
+        new_depth = depth - 1 + (gives and extend)     # check extension
         if searched == 0:
             score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
         else:
             # Late quiet moves are searched shallower first (LMR) ...
             reduction = 0
-            if depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES and quiet \
+            if depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES and late_quiet \
                     and not in_check and not gives:
                 reduction = LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
-                if pv_node and reduction > 0:
-                    reduction -= 1
+                # Less at PV nodes and for moves with a good history, more
+                # where the position is not getting better.
+                reduction += (not improving) - pv_node \
+                    - s.history[move_from(move)][move_to(move)] // (HISTORY_MAX // 3)
+                if reduction < 0:
+                    reduction = 0
                 if reduction > new_depth - 1:
                     reduction = new_depth - 1
             # ... and every later move with a null window: most are refuted
@@ -369,19 +438,19 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
                         if s.killers[ply][0] != move:
                             s.killers[ply][1] = s.killers[ply][0]
                             s.killers[ply][0] = move
+                        if previous:
+                            s.countermove[move_from(previous)][move_to(previous)] = move
                         # Reward the cutting move; the quiet moves tried
                         # before it failed, so they lose as much.
-                        s.history[move_from(move)][move_to(move)] += depth * depth
+                        update_history(s, move, depth * depth)
                         for j in range(n_quiets - 1):
-                            s.history[move_from(quiets_tried[j])][move_to(quiets_tried[j])] -= depth * depth
-                        if s.history[move_from(move)][move_to(move)] > HISTORY_MAX:
-                            age_history(s)
+                            update_history(s, quiets_tried[j], -depth * depth)
                     break
                 alpha = score
     if searched == 0:
         return -INFINITE                        # every root move excluded
 
-    # Step 7. Remember the result (not for a root with moves left out).
+    # Step 8. Remember the result (not for a root with moves left out).
     if not (ply == 0 and s.n_excluded):
         bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best_move else BOUND_UPPER)
         tt_store(&s.tt, key, best_move if best_move else tt_move, score_to_tt(best, ply),
@@ -389,11 +458,15 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
     return best
 
 
-cdef void age_history(SearchState* s) noexcept nogil:
-    cdef int i, j
-    for i in range(256):
-        for j in range(256):
-            s.history[i][j] //= 2
+cdef inline void update_history(SearchState* s, uint16_t move, int bonus) noexcept nogil:
+    # "Gravity": each update moves the score toward +-HISTORY_MAX by a share
+    # of the remaining distance, so it stays bounded and old news fades.
+    cdef int* h = &s.history[move_from(move)][move_to(move)]
+    if bonus > HISTORY_MAX:
+        bonus = HISTORY_MAX
+    elif bonus < -HISTORY_MAX:
+        bonus = -HISTORY_MAX
+    h[0] += bonus - h[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
 
 
 def _score_fields(int score):
@@ -457,6 +530,7 @@ cdef class Searcher:
         tt_clear(&self.s.tt)
         memset(self.s.history, 0, sizeof(self.s.history))
         memset(self.s.killers, 0, sizeof(self.s.killers))
+        memset(self.s.countermove, 0, sizeof(self.s.countermove))
 
     def hashfull(self):
         return tt_hashfull(&self.s.tt)
@@ -621,3 +695,9 @@ def _encode(str move):
 def evaluate(Board board):
     """The static evaluation in centipawns, from the side to move."""
     return evaluate_position(board.position())
+
+
+def static_exchange_at_least(Board board, str move, int threshold=0):
+    """Whether the exchange `move` starts on its target square gains at
+    least `threshold` centipawns (SEE, as the search uses it)."""
+    return bool(see_ge(board.position(), _encode(move), threshold))

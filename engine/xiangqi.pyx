@@ -12,6 +12,7 @@ from engine.movegen cimport (
     is_legal, in_check,
 )
 from engine.evaluate cimport evaluate
+from engine.see cimport see_ge
 
 # Offsets (to - king + 128) from which a horse could give check, and from
 # which a piece standing on a horse's leg could uncover one.
@@ -145,6 +146,10 @@ cdef int xq_capture_value(void* state, uint16_t move) noexcept nogil:
     return ORDER_VALUE[KIND_OF[victim] % 7] * 16 - ORDER_VALUE[KIND_OF[p.board[move_from(move)]] % 7] + 8
 
 
+cdef int xq_see_ge(void* state, uint16_t move, int threshold) noexcept nogil:
+    return see_ge(<Position*> state, move, threshold)
+
+
 XIANGQI_OPS.generate = xq_generate
 XIANGQI_OPS.make = xq_make
 XIANGQI_OPS.unmake = xq_unmake
@@ -158,3 +163,4 @@ XIANGQI_OPS.rule_result = xq_rule_result
 XIANGQI_OPS.no_move_score = xq_no_move_score
 XIANGQI_OPS.may_give_check = xq_may_give_check
 XIANGQI_OPS.capture_value = xq_capture_value
+XIANGQI_OPS.see_ge = xq_see_ge
