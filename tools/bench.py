@@ -5,6 +5,9 @@
                                          nodes/s on bench.txt, time to depth
                                          and node counts vs the book, each
                                          beside Fairy-Stockfish
+    tuong-bench mates [--nodes 100000]   forced mates in 2-4 (tools/data/mates.epd)
+                                         found at a node budget, beside
+                                         Fairy-Stockfish at the same budget
     tuong-bench latency [--rounds 20]    how fast the engine process answers
                                          isready and stop during go infinite,
                                          beside Fairy-Stockfish
@@ -104,7 +107,7 @@ class Fairy:
                 return
 
     def go(self, fen, limit):
-        """Last info fields (depth, nodes, nps, time) of `go <limit>`."""
+        """Last info fields (depth, nodes, nps, time, mate) of `go <limit>`."""
         self.send(f"ucinewgame\nposition fen {fen}")
         self.sync()
         self.send(f"go {limit}")
@@ -113,7 +116,7 @@ class Fairy:
             if line.startswith("info") and " nodes " in line:
                 fields = line.split()
                 last = {key: int(fields[fields.index(key) + 1])
-                        for key in ("depth", "nodes", "nps", "time") if key in fields}
+                        for key in ("depth", "nodes", "nps", "time", "mate") if key in fields}
             if line.startswith("bestmove"):
                 return last
         raise RuntimeError("Fairy-Stockfish ended during a search")
@@ -123,10 +126,49 @@ class Fairy:
         self.proc.wait()
 
 
-def bench_fens():
+def data_lines(name):
     from importlib import resources
-    text = resources.files("tools").joinpath("data/bench.txt").read_text()
+    text = resources.files("tools").joinpath("data", name).read_text()
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def bench_fens():
+    return data_lines("bench.txt")
+
+
+def mate_positions():
+    """[(fen, n)] from mates.epd: the side to move mates in n."""
+    positions = []
+    for line in data_lines("mates.epd"):
+        fields, _, ops = line.partition(" dm ")
+        positions.append((fields + " 0 1", int(ops.strip(" ;"))))
+    return positions
+
+
+def bench_mates(args):
+    """How many forced mates each engine proves, with the right distance or
+    a shorter one, within the same node budget per position."""
+    positions = mate_positions()
+    fairy_path = find_fairy(args.fairy)
+    fairy = Fairy(fairy_path, 16) if fairy_path else None
+    found = {"tuong": 0, "fairy-stockfish": 0}
+    searcher = Searcher(16)
+    try:
+        for fen, n in positions:
+            searcher.clear()
+            result = searcher.search(Board(fen), nodes=args.nodes)
+            found["tuong"] += result.mate is not None and 0 < result.mate <= n
+            if fairy:
+                mate = fairy.go(fen, f"nodes {args.nodes}").get("mate")
+                found["fairy-stockfish"] += mate is not None and 0 < mate <= n
+    finally:
+        if fairy:
+            fairy.close()
+    print(f"== forced mates in 2-4 moves, {len(positions)} positions, {args.nodes} nodes each")
+    for name, count in found.items():
+        if name == "tuong" or fairy:
+            print(f"  {name:16s} {count:4d} found ({100 * count / len(positions):.1f}%)")
+    return 0
 
 
 def bench_search(args):
@@ -269,6 +311,10 @@ def main(argv=None):
     search.add_argument("--hash", type=int, default=64, help="MB of hash for both engines")
     search.add_argument("--fairy", help="path of the fairy-stockfish binary")
     search.set_defaults(run=bench_search)
+    mates = sub.add_parser("mates", help="forced mates found at a node budget vs Fairy-Stockfish")
+    mates.add_argument("--nodes", type=int, default=100_000, help="node budget per position")
+    mates.add_argument("--fairy", help="path of the fairy-stockfish binary")
+    mates.set_defaults(run=bench_mates)
     latency = sub.add_parser("latency", help="isready/stop answer times vs Fairy-Stockfish")
     latency.add_argument("--rounds", type=int, default=20)
     latency.add_argument("--fairy", help="path of the fairy-stockfish binary")
