@@ -39,15 +39,26 @@ ATTACK_PENALTY[:] = [0, 2, 8, 18, 32, 50, 72, 98, 128, 162, 200, 242, 288, 300, 
 cdef int ORTH[4]
 ORTH[:] = [16, -16, 1, -1]
 cdef unsigned char PALACE[2][256]    # PALACE[side][sq]: sq is in side's palace
+cdef unsigned char PALACE_RAYS[2][256]   # bit i: the ray ORTH[i] from sq crosses it
 
 
 cdef void init_tables():
-    cdef int sq, f, r
+    cdef int sq, f, r, side, i, t
     for sq in range(256):
         f = file_of(sq)
         r = rank_of(sq)
         PALACE[RED][sq] = 3 <= f <= 5 and 0 <= r <= 2
         PALACE[BLACK][sq] = 3 <= f <= 5 and 7 <= r <= 9
+    for side in range(2):
+        for sq in range(256):
+            PALACE_RAYS[side][sq] = 0
+            if 0 <= file_of(sq) <= 8 and 0 <= rank_of(sq) <= 9:
+                for i in range(4):
+                    t = sq + ORTH[i]
+                    while 0 <= file_of(t) <= 8 and 0 <= rank_of(t) <= 9:
+                        if PALACE[side][t]:
+                            PALACE_RAYS[side][sq] |= 1 << i
+                        t += ORTH[i]
 
 
 init_tables()
@@ -129,7 +140,8 @@ cdef int side_terms(const Position* p, int side) noexcept nogil:
             while b[t] == EMPTY:
                 count += 1
                 t += d
-            if b[t] == OFF:
+            # Past the screen only matters for the attack on the palace.
+            if b[t] == OFF or not (PALACE_RAYS[enemy][sq] >> i) & 1:
                 continue
             t += d
             while b[t] == EMPTY:
@@ -191,3 +203,8 @@ cdef int evaluate(const Position* p) noexcept nogil:
     if p.side == RED:
         return score + TEMPO
     return -score + TEMPO
+
+
+cdef int quick_evaluate(const Position* p) noexcept nogil:
+    """Material and piece-square values alone: the incremental part."""
+    return (p.score if p.side == RED else -p.score) + TEMPO

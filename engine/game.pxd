@@ -27,6 +27,9 @@ cdef struct GameOps:
     int (*null_move_ok)(void* state) noexcept nogil
     uint64_t (*key)(void* state) noexcept nogil
     int (*evaluate)(void* state) noexcept nogil
+    # A cheap estimate of evaluate (Xiangqi: material and piece-square
+    # values only), trusted where it clears beta by a wide margin.
+    int (*quick_evaluate)(void* state) noexcept nogil
     # Whether the side to move is in check; called once right after each
     # move, so a game may record it (Xiangqi does, for perpetual check).
     int (*in_check)(void* state) noexcept nogil

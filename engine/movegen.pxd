@@ -7,13 +7,15 @@ cdef enum GenMode:
     GEN_QUIETS = 2
 
 # What legality testing needs to know about one position. Pseudo-legal moves
-# that neither start nor end on a "danger" square (a line from the king to an
-# enemy rook, cannon or king, or the leg of an enemy horse aimed at the king)
-# and are not king moves cannot expose the king, so only the rest are tested.
+# that neither start nor end on a "danger" square (the blocker that alone
+# shields the king from an enemy rook or king, either of the two in front of
+# a cannon, an empty square between him and a cannon with no screen, the
+# leg of an enemy horse aimed at him) and are not king moves cannot expose
+# the king, so only the rest are tested.
 cdef struct Legality:
     int king
     int in_check
-    uint8_t danger[256]
+    uint64_t danger[4]        # a bit per square (256 bits: cheap to clear)
 
 cdef int is_attacked(const Position* p, int sq, int by_side) noexcept nogil
 cdef int in_check(const Position* p) noexcept nogil

@@ -3,7 +3,6 @@
 # the OFF border to stop sliders and reject jumps off the board.
 
 from libc.stdint cimport uint8_t, uint64_t
-from libc.string cimport memset
 from engine.position cimport (
     Position, Move, KIND_OF, OFF, EMPTY, RED, BLACK, KING, ADVISOR, ELEPHANT,
     HORSE, ROOK, CANNON, PAWN, MAX_MOVES, side_tag, make_move, move_from,
@@ -191,45 +190,66 @@ cdef int generate(const Position* p, Move* out, GenMode mode) noexcept nogil:
     return n
 
 
+cdef inline void mark_danger(Legality* lg, int sq) noexcept nogil:
+    lg.danger[sq >> 6] |= (<uint64_t> 1) << (sq & 63)
+
+
+cdef inline int is_danger(const Legality* lg, int sq) noexcept nogil:
+    return (lg.danger[sq >> 6] >> (sq & 63)) & 1
+
+
 cdef void prepare_legality(const Position* p, Legality* lg, int in_check=-1) noexcept nogil:
     """in_check: whether the side to move is in check, or -1 if not known."""
     cdef const uint8_t* b = p.board
     cdef int side = p.side, k = 7 * (side ^ 1)
     cdef int ksq = p.square[side_tag(side)]
-    cdef int i, d, t, last, kind, leg
+    cdef int i, d, t, last, kind, leg, blockers, first = 0, second = 0
     lg.king = ksq
     lg.in_check = is_attacked(p, ksq, side ^ 1) if in_check < 0 else in_check
     if lg.in_check:
         return              # every move is tested: the danger map is unused
-    memset(lg.danger, 0, 256)
+    lg.danger[0] = lg.danger[1] = lg.danger[2] = lg.danger[3] = 0
     for i in range(4):
-        # Mark the ray up to the farthest enemy rook, cannon or king on it:
-        # only a move from or onto those squares can open or screen a line.
+        # Along each line from the king, a move can only expose him by
+        # changing how many pieces stand between him and an enemy slider:
+        # taking away the one blocker in front of a rook or the other king,
+        # one of the two in front of a cannon, or stepping in front of a
+        # cannon that has none. Those squares are marked; nothing past a
+        # third piece can matter.
         d = ORTH[i]
-        last = 0
+        blockers = 0
         t = ksq + d
-        while b[t] != OFF:
-            kind = KIND_OF[b[t]] - k
-            if kind == ROOK or kind == CANNON or kind == KING:
-                last = t
+        while b[t] != OFF and blockers < 3:
+            if b[t] != EMPTY:
+                kind = KIND_OF[b[t]] - k
+                if blockers == 0 and kind == CANNON:
+                    last = ksq + d
+                    while last != t:
+                        mark_danger(lg, last)
+                        last += d
+                elif blockers == 1 and (kind == ROOK or kind == KING):
+                    mark_danger(lg, first)
+                elif blockers == 2 and kind == CANNON:
+                    mark_danger(lg, first)
+                    mark_danger(lg, second)
+                if blockers == 0:
+                    first = t
+                elif blockers == 1:
+                    second = t
+                blockers += 1
             t += d
-        if last:
-            t = ksq + d
-            while t != last + d:
-                lg.danger[t] = 1
-                t += d
     for i in range(4):
         leg = ksq + DIAG_V[i] + DIAG_H[i]
         if b[leg] != EMPTY and b[leg] != OFF and (
                 KIND_OF[b[leg + DIAG_V[i]]] == HORSE + k
                 or KIND_OF[b[leg + DIAG_H[i]]] == HORSE + k):
-            lg.danger[leg] = 1
+            mark_danger(lg, leg)
 
 
 cdef int is_legal(Position* p, const Legality* lg, Move m) noexcept nogil:
     """Whether a pseudo-legal move leaves the mover's king safe."""
     cdef int frm = move_from(m), to = move_to(m)
-    if not lg.in_check and frm != lg.king and not lg.danger[frm] and not lg.danger[to]:
+    if not lg.in_check and frm != lg.king and not is_danger(lg, frm) and not is_danger(lg, to):
         return 1
     cdef uint8_t piece = p.board[frm], captured = p.board[to]
     cdef int ksq = to if frm == lg.king else lg.king

@@ -58,6 +58,8 @@ cdef enum:
     SEE_MAX_DEPTH = 6            # captures losing more than SEE_MARGIN per ply
     SEE_MARGIN = 150             # of depth are pruned at low depth
     HISTORY_MAX = 1 << 14        # history scores stay within +-HISTORY_MAX
+    LAZY_MARGIN = 300            # quiescence trusts material this far above beta
+    SORT_AFTER = 4               # moves picked one by one before the rest is sorted
 
 cdef int SCORE_HASH_MOVE = 1 << 30
 cdef int SCORE_CAPTURE = 1 << 29
@@ -165,6 +167,24 @@ cdef inline void pick_next(uint16_t* moves, int* scores, int i, int n) noexcept 
         m = moves[i]; moves[i] = moves[best]; moves[best] = m
 
 
+cdef void sort_moves(uint16_t* moves, int* scores, int i, int n) noexcept nogil:
+    # Insertion sort of moves[i:n], best first: once a node has searched a
+    # few moves without a cutoff it will likely search them all, and picking
+    # each by a full scan would cost a quadratic number of comparisons.
+    cdef int j, k, t
+    cdef uint16_t m
+    for j in range(i + 1, n):
+        t = scores[j]
+        m = moves[j]
+        k = j - 1
+        while k >= i and scores[k] < t:
+            scores[k + 1] = scores[k]
+            moves[k + 1] = moves[k]
+            k -= 1
+        scores[k + 1] = t
+        moves[k + 1] = m
+
+
 cdef int is_excluded(SearchState* s, uint16_t move) noexcept nogil:
     cdef int i
     for i in range(s.n_excluded):
@@ -211,8 +231,15 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
             return s.ops.no_move_score(g, ply)
     else:
         # The table keeps static evaluations too: cheaper than recomputing.
-        static_eval = entry.eval if entry is not NULL and entry.eval != -INFINITE \
-            else s.ops.evaluate(g)
+        if entry is not NULL and entry.eval != -INFINITE:
+            static_eval = entry.eval
+        else:
+            # Far above beta on material alone, the rest of the evaluation
+            # would not bring the score back under it (lazy evaluation).
+            static_eval = s.ops.quick_evaluate(g)
+            if static_eval - LAZY_MARGIN >= beta:
+                return static_eval
+            static_eval = s.ops.evaluate(g)
         best = static_eval
         if best >= beta:
             return best
@@ -257,7 +284,8 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef void* g = s.game
     cdef int n, i, score, best, rule_score, searched = 0, gives, new_depth
     cdef int reduction, bound, static_eval, tt_score, quiet, late_quiet, captures
-    cdef int n_quiets = 0, j, prune_quiets, futile, prunable, improving, extend
+    cdef int n_quiets = 0, j, prune_quiets, futile, prunable, improving, extend, order
+    cdef int sorted_from
     cdef uint16_t quiets_tried[MAX_MOVES]
     cdef int pv_node = beta - alpha > 1
     cdef uint16_t tt_move = 0, best_move = 0, move, counter = 0, previous
@@ -349,7 +377,7 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
         if move == tt_move:
             scores[i] = SCORE_HASH_MOVE
         elif captures:
-            scores[i] = (SCORE_CAPTURE if s.ops.see_ge(g, move, 0) else SCORE_BAD_CAPTURE) + captures
+            scores[i] = SCORE_CAPTURE + captures    # its SEE is checked when it comes up
         elif move == s.killers[ply][0]:
             scores[i] = SCORE_KILLER + 1
         elif move == s.killers[ply][1]:
@@ -366,13 +394,28 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
     futile = prune_quiets and depth <= FUTILITY_MAX_DEPTH and \
         static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
     best = -INFINITE
-    for i in range(n):
-        pick_next(moves, scores, i, n)
+    i = 0
+    sorted_from = n
+    while i < n:
+        if i < SORT_AFTER:
+            pick_next(moves, scores, i, n)
+        elif i < sorted_from:
+            sort_moves(moves, scores, i, n)
+            sorted_from = i
         move = moves[i]
+        if SCORE_CAPTURE <= scores[i] < SCORE_HASH_MOVE and not s.ops.see_ge(g, move, 0):
+            # A capture that loses material waits until after the quiet
+            # moves. (Testing only those that come up saves the exchange
+            # evaluation of every capture at nodes that cut early.)
+            scores[i] += SCORE_BAD_CAPTURE - SCORE_CAPTURE
+            sorted_from = n             # its place is further down now
+            continue
+        order = scores[i]
+        i += 1
         if ply == 0 and s.n_excluded and is_excluded(s, move):
             continue
         quiet = s.ops.capture_value(g, move) == 0
-        late_quiet = quiet and SCORE_BAD_CAPTURE < scores[i] < SCORE_COUNTER
+        late_quiet = quiet and SCORE_BAD_CAPTURE < order < SCORE_COUNTER
         prunable = late_quiet and searched > 0 and best > -MATE_BOUND and (
             futile or (prune_quiets and depth <= LMP_MAX_DEPTH
                        and searched >= (3 + 2 * depth * depth) * (2 + improving) // 3))

@@ -11,7 +11,7 @@ from engine.movegen cimport (
     Legality, GenMode, GEN_ALL, GEN_CAPTURES, generate, prepare_legality,
     is_legal, in_check,
 )
-from engine.evaluate cimport evaluate
+from engine.evaluate cimport evaluate, quick_evaluate
 from engine.see cimport see_ge
 
 # Offsets (to - king + 128) from which a horse could give check, and from
@@ -80,6 +80,10 @@ cdef uint64_t xq_key(void* state) noexcept nogil:
 
 cdef int xq_evaluate(void* state) noexcept nogil:
     return evaluate(<Position*> state)
+
+
+cdef int xq_quick_evaluate(void* state) noexcept nogil:
+    return quick_evaluate(<Position*> state)
 
 
 cdef int xq_in_check(void* state) noexcept nogil:
@@ -158,6 +162,7 @@ XIANGQI_OPS.unmake_null = xq_unmake_null
 XIANGQI_OPS.null_move_ok = xq_null_move_ok
 XIANGQI_OPS.key = xq_key
 XIANGQI_OPS.evaluate = xq_evaluate
+XIANGQI_OPS.quick_evaluate = xq_quick_evaluate
 XIANGQI_OPS.in_check = xq_in_check
 XIANGQI_OPS.rule_result = xq_rule_result
 XIANGQI_OPS.no_move_score = xq_no_move_score
