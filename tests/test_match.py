@@ -203,6 +203,20 @@ def test_elo_and_error_bar():
     assert sprt.elo_estimate(10, 0, 0)[0] == float("inf")
 
 
+def test_elo_bounds_stay_finite_on_the_decided_side():
+    low, high = sprt.elo_bounds(100, 0, 0)               # Wilson: s >= 100 / 103.84
+    assert low == pytest.approx(sprt.score_to_elo(100 / (100 + sprt.Z95 ** 2)))
+    assert round(low) == 566 and high == float("inf")
+    low, high = sprt.elo_bounds(0, 0, 100)
+    assert low == float("-inf") and round(high) == -566
+    low, high = sprt.elo_bounds(0, 3, 97)                # normal bar infinite, these not
+    assert sprt.elo_estimate(0, 3, 97)[1] == float("inf")
+    assert -1100 < low < high < -400
+    low, high = sprt.elo_bounds(60, 20, 20)              # wider than the normal interval
+    elo, error = sprt.elo_estimate(60, 20, 20)
+    assert low < elo - error and high > elo + error
+
+
 def test_sprt_matches_fastchess_reference_values():
     # fastchess's own test values (logistic Elo, GSPRT), 1% tolerance there.
     assert sprt.llr([21184, 40708, 21404], sprt.TRINOMIAL_SCORES, 0.5, 2.5) == \

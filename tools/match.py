@@ -62,7 +62,7 @@ from engine.board import Board
 from protocol.client import EngineError, UnsupportedError, close_all, open_engine
 from tools import pgn
 from tools.referee import BLACK, RED, Player, Rules, TimeControl, play_game
-from tools.sprt import Sprt, elo_estimate
+from tools.sprt import Sprt, elo_bounds, elo_estimate
 
 DEFAULT_OPENINGS = Path(__file__).resolve().parent / "data" / "openings.pgn"
 ENGINE_KEYS = {"name", "cmd", "proto", "notation", "dir"}
@@ -464,8 +464,14 @@ def _bar(done, total, width=20):
 def _elo_text(w, d, l):
     elo, error = elo_estimate(w, d, l)
     elo_text = f"{elo:+.1f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
-    error_text = f"{error:.1f}" if math.isfinite(error) else "inf"
-    return f"Elo {elo_text} +/- {error_text}"
+    if math.isfinite(error):
+        return f"Elo {elo_text} +/- {error:.1f}"
+    if w + d + l == 0:
+        return f"Elo {elo_text} +/- inf"
+    # Near 0% or 100% the symmetric bar is infinite; give the bounds instead.
+    low, high = (f"{b:+.0f}" if math.isfinite(b) else ("+inf" if b > 0 else "-inf")
+                 for b in elo_bounds(w, d, l))
+    return f"Elo {elo_text} +/- inf (95%: {low} to {high})"
 
 
 class Progress:

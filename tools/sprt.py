@@ -48,6 +48,23 @@ def elo_estimate(wins, draws, losses):
     return score_to_elo(s), (score_to_elo(high) - score_to_elo(low)) / 2
 
 
+def elo_bounds(wins, draws, losses):
+    """95% interval of the Elo difference from the Wilson score interval on
+    the points (a game a trial; conservative when there are draws). Unlike
+    the normal interval it stays informative at or near a 0% or 100% score:
+    100 wins in 100 games give a lower bound of +566."""
+    n = wins + draws + losses
+    if n == 0:
+        return -math.inf, math.inf
+    s = (wins + draws / 2) / n
+    z2 = Z95 * Z95
+    centre = (s + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    low = score_to_elo(centre - half) if s > 0 else -math.inf    # exact, not by rounding
+    high = score_to_elo(centre + half) if s < 1 else math.inf
+    return low, high
+
+
 def _constrained_mle(freqs, scores, mean):
     """The distribution closest (max likelihood) to `freqs` whose expected
     score is `mean`: q_i = p_i / (1 + lam (a_i - mean)), lam found by
