@@ -13,7 +13,7 @@
 
 from engine.position cimport (
     Position, RED, BLACK, RED_TAG, BLACK_TAG, EMPTY, OFF, KIND_OF, ADVISOR, ELEPHANT, HORSE, ROOK,
-    CANNON, PAWN, side_tag, rank_of, file_of,
+    CANNON, PAWN, side_tag, rank_of, file_of, ORTH, HORSE_LEG, HORSE_JUMP,
 )
 
 # The side to move is typically a little better off than a static count says.
@@ -36,8 +36,6 @@ ATTACK_WEIGHT[:] = [0, 0, 0, 3, 4, 3, 1]
 cdef int ATTACK_PENALTY[16]
 ATTACK_PENALTY[:] = [0, 2, 8, 18, 32, 50, 72, 98, 128, 162, 200, 242, 288, 300, 300, 300]
 
-cdef int ORTH[4]
-ORTH[:] = [16, -16, 1, -1]
 cdef unsigned char PALACE[2][256]    # PALACE[side][sq]: sq is in side's palace
 cdef unsigned char PALACE_RAYS[2][256]   # bit i: the ray ORTH[i] from sq crosses it
 
@@ -71,7 +69,7 @@ cdef int side_terms(const Position* p, int side) noexcept nogil:
     cdef int tag = side_tag(side), enemy = side ^ 1
     cdef int theirs = side_tag(enemy)
     cdef int score = 0, units = 0, attackers = 0
-    cdef int piece, sq, i, d, t, leg, count, hits, forward
+    cdef int piece, sq, i, d, t, count, hits, forward
     cdef const unsigned char* palace = PALACE[enemy]
     # Rooks: every square up to and including the first piece in each line.
     for piece in range(tag + 7, tag + 9):
@@ -103,24 +101,9 @@ cdef int side_terms(const Position* p, int side) noexcept nogil:
             continue
         count = 0
         hits = 0
-        for i in range(4):
-            leg = sq + ORTH[i]
-            if b[leg] != EMPTY:
-                continue
-            d = ORTH[i]
-            if d == 16 or d == -16:
-                t = leg + d + 1
-                if not (b[t] & (tag | OFF)):
-                    count += 1
-                    hits |= palace[t]
-                t = leg + d - 1
-            else:
-                t = leg + d + 16
-                if not (b[t] & (tag | OFF)):
-                    count += 1
-                    hits |= palace[t]
-                t = leg + d - 16
-            if not (b[t] & (tag | OFF)):
+        for i in range(8):
+            t = sq + HORSE_JUMP[i]
+            if b[sq + HORSE_LEG[i]] == EMPTY and not (b[t] & (tag | OFF)):
                 count += 1
                 hits |= palace[t]
         score += HORSE_MOBILITY[count]

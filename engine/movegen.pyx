@@ -6,16 +6,9 @@ from libc.stdint cimport uint8_t, uint64_t
 from engine.position cimport (
     Position, Move, KIND_OF, OFF, EMPTY, RED, BLACK, KING, ADVISOR, ELEPHANT,
     HORSE, ROOK, CANNON, PAWN, MAX_MOVES, side_tag, make_move, move_from,
-    move_to, rank_of, file_of, make, unmake,
+    move_to, rank_of, file_of, make, unmake, ORTH, DIAG_V, DIAG_H, HORSE_LEG, HORSE_JUMP,
 )
 
-cdef int ORTH[4]
-ORTH[:] = [16, -16, 1, -1]
-# Diagonal steps split into their vertical and horizontal parts.
-cdef int DIAG_V[4]
-DIAG_V[:] = [16, 16, -16, -16]
-cdef int DIAG_H[4]
-DIAG_H[:] = [1, -1, 1, -1]
 cdef uint8_t IN_PALACE[256]
 cdef uint8_t IN_HALF[2][256]     # IN_HALF[side][sq]: on that side's bank
 
@@ -92,7 +85,7 @@ cdef int generate(const Position* p, Move* out, GenMode mode) noexcept nogil:
     cdef int side = p.side
     cdef int tag = side_tag(side)
     cdef int mine = tag | OFF, theirs = side_tag(side ^ 1)
-    cdef int n = 0, piece, frm, to, i, d, leg, forward
+    cdef int n = 0, piece, frm, to, i, d, forward
     # King and advisors: one step, inside the palace.
     frm = p.square[tag]
     for i in range(4):
@@ -122,23 +115,9 @@ cdef int generate(const Position* p, Move* out, GenMode mode) noexcept nogil:
         frm = p.square[piece]
         if frm == 0:
             continue
-        for i in range(4):
-            leg = frm + ORTH[i]
-            if b[leg] != EMPTY:
-                continue
-            d = ORTH[i]
-            # The two outward diagonals from the leg: perpendicular offsets.
-            if d == 16 or d == -16:
-                to = leg + d + 1
-                if wanted(b[to], mode, mine, theirs):
-                    out[n] = make_move(frm, to); n += 1
-                to = leg + d - 1
-            else:
-                to = leg + d + 16
-                if wanted(b[to], mode, mine, theirs):
-                    out[n] = make_move(frm, to); n += 1
-                to = leg + d - 16
-            if wanted(b[to], mode, mine, theirs):
+        for i in range(8):
+            to = frm + HORSE_JUMP[i]
+            if b[frm + HORSE_LEG[i]] == EMPTY and wanted(b[to], mode, mine, theirs):
                 out[n] = make_move(frm, to); n += 1
     # Rooks slide; the first piece met is captured if it is an enemy.
     for piece in range(tag + 7, tag + 9):

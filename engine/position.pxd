@@ -37,6 +37,25 @@ cdef enum:
     PAWN = 6
     NO_KIND = 14
 
+# Steps on the 16-wide board, shared by move generation, SEE and evaluation.
+# Plain C constants in every module that cimports them, so the hot loops
+# read them directly rather than through another module's pointer.
+cdef extern from *:
+    """
+    static const int ORTH[4] = {16, -16, 1, -1};
+    /* Diagonal steps split into their vertical and horizontal parts. */
+    static const int DIAG_V[4] = {16, 16, -16, -16};
+    static const int DIAG_H[4] = {1, -1, 1, -1};
+    /* The eight horse jumps and, for each, the leg that must be empty. */
+    static const int HORSE_LEG[8] = {16, 16, -16, -16, 1, 1, -1, -1};
+    static const int HORSE_JUMP[8] = {33, 31, -31, -33, 18, -14, 14, -18};
+    """
+    const int ORTH[4]
+    const int DIAG_V[4]
+    const int DIAG_H[4]
+    const int HORSE_LEG[8]
+    const int HORSE_JUMP[8]
+
 ctypedef uint16_t Move        # from | to << 8; 0 is "no move"
 
 cdef struct Undo:

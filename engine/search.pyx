@@ -66,6 +66,9 @@ cdef int SCORE_CAPTURE = 1 << 29
 cdef int SCORE_KILLER = 1 << 28
 cdef int SCORE_COUNTER = (1 << 28) - 1    # the reply that refuted this move before
 cdef int SCORE_BAD_CAPTURE = -(1 << 29)   # after every quiet move
+# Quiet moves other than the hash move score between these two (history
+# stays within +-HISTORY_MAX), so a move's band tells what it is.
+cdef int SCORE_QUIET_FLOOR = -(1 << 28)
 
 cdef int LMR[64][64]             # reduction by depth and move number
 
@@ -414,17 +417,21 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
         i += 1
         if ply == 0 and s.n_excluded and is_excluded(s, move):
             continue
-        quiet = s.ops.capture_value(g, move) == 0
-        late_quiet = quiet and SCORE_BAD_CAPTURE < order < SCORE_COUNTER
+        if order == SCORE_HASH_MOVE:
+            quiet = s.ops.capture_value(g, move) == 0
+        else:
+            quiet = SCORE_QUIET_FLOOR < order < SCORE_CAPTURE
+        late_quiet = quiet and order < SCORE_COUNTER
         prunable = late_quiet and searched > 0 and best > -MATE_BOUND and (
             futile or (prune_quiets and depth <= LMP_MAX_DEPTH
                        and searched >= (3 + 2 * depth * depth) * (2 + improving) // 3))
         gives = s.ops.may_give_check(g, move)
         if prunable and not gives:
             continue
-        # Captures that lose material in the exchange they start, near the leaves.
+        # Captures that lose material in the exchange they start, near the
+        # leaves (only those already found to lose: the others gain).
         if ply > 0 and not in_check and searched > 0 and best > -MATE_BOUND \
-                and depth <= SEE_MAX_DEPTH and not quiet \
+                and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
                 and not s.ops.see_ge(g, move, -SEE_MARGIN * depth):
             if not gives:
                 continue

@@ -7,19 +7,12 @@
 
 from engine.position cimport (
     Position, Move, KIND_OF, EMPTY, OFF, RED, KING, ADVISOR, ELEPHANT, HORSE,
-    ROOK, CANNON, PAWN, move_from, move_to, rank_of,
+    ROOK, CANNON, PAWN, move_from, move_to, rank_of, ORTH, DIAG_V, DIAG_H,
 )
 
 # By piece type (K A B N R C P); the king can only take last.
 cdef int SEE_VALUE[7]
 SEE_VALUE[:] = [10000, 200, 200, 400, 900, 450, 100]
-
-cdef int ORTH[4]
-ORTH[:] = [16, -16, 1, -1]
-cdef int DIAG_V[4]
-DIAG_V[:] = [16, 16, -16, -16]
-cdef int DIAG_H[4]
-DIAG_H[:] = [1, -1, 1, -1]
 
 
 cdef inline int is_kind(const unsigned char* b, int sq, int kind) noexcept nogil:
