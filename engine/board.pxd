@@ -1,8 +1,8 @@
-from engine.position cimport Position, Move
+from engine.game cimport GameBoard
+from engine.position cimport Position
 
-cdef class Board:
-    cdef Position* pos
+cdef class Board(GameBoard):
+    cdef Position* pos           # the state, typed
     cdef int first_fullmove      # the FEN's move number, kept for fen()
     cdef int started_black
     cdef Position* position(self)
-    cdef Move _parse_legal(self, move) except? 0

@@ -5,15 +5,16 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from engine.position cimport (
-    Position, Move, KIND_OF, EMPTY, OFF, RED, BLACK, RED_TAG, MAX_MOVES,
-    MAX_HISTORY, side_tag, make_move, move_from, move_to, square_at, file_of,
-    rank_of, clear_position, put_piece, compute_key, make, unmake,
+    Position, Move, KIND_OF, EMPTY, OFF, RED, BLACK, RED_TAG,
+    MAX_HISTORY, side_tag, move_from, move_to, square_at, file_of,
+    rank_of, clear_position, put_piece, compute_key,
     KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, ZOBRIST_SIDE,
 )
-from engine.movegen cimport (
-    generate_legal, has_legal_move, in_check, is_attacked, perft,
-)
-from engine.xiangqi cimport xq_rule_result
+from engine.movegen cimport is_attacked, perft
+from engine.game cimport GameBoard
+from engine.xiangqi cimport XIANGQI_OPS, xq_rule_result
+from engine.evaluate cimport evaluate as evaluate_position
+from engine.see cimport see_ge
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
@@ -58,20 +59,20 @@ def _placement_problem(int kind_type, int red, int f, int r):
     return None
 
 
-cdef class Board:
+cdef class Board(GameBoard):
     """A Xiangqi position with its move history.
 
     Board(fen=None) starts from the initial position or parses a FEN as
     Pikafish writes it; a bad FEN raises ValueError naming the problem.
+    Moves, perft and game over come from GameBoard (engine/game.pyx).
     """
-    def __cinit__(self):
-        self.pos = <Position*> malloc(sizeof(Position))
-        if self.pos is NULL:
-            raise MemoryError()
-        clear_position(self.pos)
+    example_move = "h2e2"
+    start_fen = START_FEN
 
-    def __dealloc__(self):
-        free(self.pos)
+    def __cinit__(self):
+        self.attach(&XIANGQI_OPS)
+        self.pos = <Position*> self.state
+        clear_position(self.pos)
 
     def __init__(self, fen=None):
         self.set_fen(START_FEN if fen is None else fen)
@@ -89,6 +90,7 @@ cdef class Board:
             _parse_fen(p, fen)
             memcpy(self.pos, p, sizeof(Position) - sizeof(p.history))
             self.pos.ply = 0
+            self.moves = []
             fields = fen.split()
             number = fields[5] if len(fields) > 5 else "1"
             self.first_fullmove = int(number) if number.isdigit() and int(number) > 0 else 1
@@ -115,58 +117,11 @@ cdef class Board:
         fullmove = self.first_fullmove + (p.ply + self.started_black) // 2
         return "/".join(rows) + (" w" if p.side == RED else " b") + f" - - 0 {fullmove}"
 
-    # -- moves -------------------------------------------------------------
-    def legal_moves(self):
-        cdef Move moves[MAX_MOVES]
-        cdef int n = generate_legal(self.pos, moves)
-        return [move_name(moves[i]) for i in range(n)]
-
-    cdef Move _parse_legal(self, move) except? 0:
-        if not isinstance(move, str) or len(move) != 4:
-            raise ValueError(f"malformed move {move!r}: expected e.g. 'h2e2'")
-        try:
-            m = make_move(parse_square(move[:2]), parse_square(move[2:]))
-        except ValueError:
-            raise ValueError(f"malformed move {move!r}: expected e.g. 'h2e2'") from None
-        cdef Move moves[MAX_MOVES]
-        cdef int n = generate_legal(self.pos, moves)
-        for i in range(n):
-            if moves[i] == m:
-                return m
-        raise ValueError(f"illegal move {move!r} in {self.fen()}")
-
-    def push(self, move):
-        """Play a move given as a string; ValueError (board unchanged) if it
-        is malformed or illegal."""
-        cdef Move m = self._parse_legal(move)
+    def check_room(self):
         if self.pos.ply >= MAX_HISTORY - 256:
             raise ValueError("game too long: the history is full")
-        make(self.pos, m)
-        self.pos.history[self.pos.ply - 1].gives_check = in_check(self.pos)
-
-    def pop(self):
-        """Take back the last move and return it."""
-        if self.pos.ply == 0:
-            raise IndexError("pop from a board with no moves played")
-        m = self.pos.history[self.pos.ply - 1].move
-        unmake(self.pos)
-        return move_name(m)
-
-    def is_legal(self, move):
-        try:
-            self._parse_legal(move)
-            return True
-        except ValueError:
-            return False
 
     # -- queries -----------------------------------------------------------
-    def in_check(self):
-        return bool(in_check(self.pos))
-
-    def is_game_over(self):
-        """The side to move has no legal move, and so has lost."""
-        return not has_legal_move(self.pos)
-
     def repetition(self):
         """The repetition verdict for the side to move, as the search sees it:
         None if this position has not occurred before (since the last
@@ -187,16 +142,8 @@ cdef class Board:
         return "w" if self.pos.side == RED else "b"
 
     @property
-    def hash(self):
-        return self.pos.key
-
-    @property
-    def ply(self):
-        return self.pos.ply
-
-    @property
-    def move_stack(self):
-        return [move_name(self.pos.history[i].move) for i in range(self.pos.ply)]
+    def side_name(self):
+        return "Red" if self.pos.side == RED else "Black"
 
     def key_history(self):
         """Keys of the positions before each move, oldest first."""
@@ -207,6 +154,7 @@ cdef class Board:
         return compute_key(self.pos)
 
     def perft(self, int depth):
+        """Xiangqi's own perft: legality by the danger map, bulk counting."""
         cdef uint64_t n
         if depth < 0:
             raise ValueError("perft depth must be >= 0")
@@ -214,37 +162,11 @@ cdef class Board:
             n = perft(self.pos, depth)
         return n
 
-    def divide(self, int depth):
-        """[(move, perft(depth - 1) after it)] for every legal move."""
-        if depth < 1:
-            raise ValueError("divide depth must be >= 1")
-        out = []
-        cdef Move moves[MAX_MOVES]
-        cdef int n = generate_legal(self.pos, moves)
-        cdef uint64_t count
-        for i in range(n):
-            make(self.pos, moves[i])
-            with nogil:
-                count = perft(self.pos, depth - 1)
-            unmake(self.pos)
-            out.append((move_name(moves[i]), count))
-        return out
-
     def copy(self):
-        cdef Board other = Board.__new__(Board)
-        memcpy(other.pos, self.pos, sizeof(Position))
+        cdef Board other = GameBoard.copy(self)
         other.first_fullmove = self.first_fullmove
         other.started_black = self.started_black
         return other
-
-    def __eq__(self, other):
-        return isinstance(other, Board) and self.fen() == other.fen()
-
-    def __hash__(self):
-        return hash(self.pos.key)
-
-    def __repr__(self):
-        return f"Board({self.fen()!r})"
 
     def __str__(self):
         lines = []
@@ -260,6 +182,20 @@ cdef class Board:
             lines.append(f"{r} " + " ".join(row))
         lines.append("  a b c d e f g h i")
         return "\n".join(lines)
+
+
+def evaluate(Board board):
+    """The static evaluation in centipawns, from the side to move."""
+    return evaluate_position(board.pos)
+
+
+def static_exchange_at_least(Board board, str move, int threshold=0):
+    """Whether the exchange `move` starts on its target square gains at
+    least `threshold` centipawns (SEE, as the search uses it; like the
+    search's, it ignores pins, so the move need only be well formed)."""
+    if len(move) != 4:
+        raise ValueError(f"malformed move {move!r}: expected e.g. 'h2e2'")
+    return bool(see_ge(board.pos, parse_square(move[:2]) | parse_square(move[2:]) << 8, threshold))
 
 
 cdef void _parse_fen(Position* p, str fen) except *:

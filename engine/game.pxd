@@ -1,48 +1,108 @@
 # The interface between the search and a game. The search knows nothing of
-# Xiangqi: it sees an opaque state and these functions, so other games (the
-# small games of the founding texts) plug into the same search. Each call is
-# one indirect call, the same cost as any cross-module cdef call.
+# any game: it sees an opaque state and the table of C functions below, so
+# Xiangqi and the small games of the founding texts (tic-tac-toe, Dodgem,
+# the queens game) go through the same search. Each call is one indirect
+# call, the same cost as any cross-module cdef call.
 #
-# Moves are 16-bit: from | to << 8, with squares in 0..255.
+# Moves are opaque 16-bit codes: each game picks its own encoding (Xiangqi
+# from | to << 8, a placement game the cell), and the search only compares
+# them, stores them and indexes its history tables with them. NO_MOVE is
+# reserved: no game may use it for a real move.
+#
 # Scores are from the side to move; a loss in `ply` plies is -(MATE - ply).
 
 from libc.stdint cimport uint16_t, uint64_t
 
+ctypedef uint16_t Move
+
 cdef enum:
+    NO_MOVE = 0xFFFF
+    MAX_MOVES = 256             # every move buffer holds this many; a game's max_moves must fit
+    MOVE_TEXT_SIZE = 16         # bytes for a move's text, NUL included
     MATE = 30000
     MAX_PLY = 128
     MATE_BOUND = MATE - MAX_PLY     # |score| above this is a forced result
     INFINITE = 32000
 
+# What the search may do in a game's tree (GameOps.pruning). Each is sound
+# only for some games, so a game switches on what fits it; a game that
+# switches none is searched exactly (alpha-beta with its windows, the table
+# and move ordering change no value).
+cdef enum:
+    # Reverse futility, futility, late-move and SEE pruning. They skip
+    # moves that a centipawn-scale static score says cannot matter: unsound
+    # where one quiet move decides the game (completing a line).
+    PRUNE_FORWARD = 1
+    # Late-move reductions and internal iterative reductions.
+    PRUNE_REDUCTIONS = 2
+    # Null-move pruning (make_null must be set too).
+    PRUNE_NULL_MOVE = 4
+
 cdef struct GameOps:
-    # Legal moves (all, or only captures when `tactical`); returns the count.
-    # `in_check` is whether the side to move is in check, already known.
-    int (*generate)(void* state, uint16_t* out, int tactical, int in_check) noexcept nogil
-    void (*make)(void* state, uint16_t move) noexcept nogil
+    const char* name
+    size_t state_size           # bytes of the state (copy_state fills that many)
+    int max_moves               # most legal moves any position can have (<= MAX_MOVES)
+    int pruning                 # PRUNE_* flags
+    # A copy that searches independently of its source (the root of a search,
+    # one per search thread).
+    void (*copy_state)(void* dst, const void* src) noexcept nogil
+    # Legal moves (all, or only the tactical ones -- captures -- when
+    # `tactical`) into out[0..capacity); returns the count. `in_check` is
+    # whether the side to move is in check, already known. A finished game
+    # has no moves.
+    int (*generate)(void* state, Move* out, int capacity, int tactical, int in_check) noexcept nogil
+    # Plays a legal move; returns whether it gives check. `may_check` 0 is
+    # the caller's promise that it does not (from may_give_check), so the
+    # game need not test it. Games without check always return 0.
+    int (*make)(void* state, Move move, int may_check) noexcept nogil
     void (*unmake)(void* state) noexcept nogil
-    # A pass for null-move pruning; make_null is NULL where passing is unsound.
+    # A pass for null-move pruning (with PRUNE_NULL_MOVE), and whether a pass
+    # is a fair test here (zugzwang-prone positions say no).
     void (*make_null)(void* state) noexcept nogil
     void (*unmake_null)(void* state) noexcept nogil
-    # Whether passing is a fair test here (zugzwang-prone positions say no).
     int (*null_move_ok)(void* state) noexcept nogil
     uint64_t (*key)(void* state) noexcept nogil
     int (*evaluate)(void* state) noexcept nogil
-    # A cheap estimate of evaluate (Xiangqi: material and piece-square
-    # values only), trusted where it clears beta by a wide margin.
+    # Optional (NULL: none). A cheap lower-quality evaluate (Xiangqi:
+    # material and piece-square values), trusted where it clears beta by a
+    # wide margin in quiescence.
     int (*quick_evaluate)(void* state) noexcept nogil
-    # Whether the side to move is in check; called once right after each
-    # move, so a game may record it (Xiangqi does, for perpetual check).
+    # Optional (NULL: the game has no check). Whether the side to move is in
+    # check; and 0 if a move certainly does not give check, 1 if it might.
     int (*in_check)(void* state) noexcept nogil
-    # An outcome fixed by the rules rather than by moves (repetition, a
-    # completed line...): returns 1 and sets *score, or returns 0.
+    int (*may_give_check)(void* state, Move move) noexcept nogil
+    # An outcome fixed by the rules at this node (a repetition, a completed
+    # line, the end of the game...): returns 1 and sets *score, or returns 0.
+    # `ply` is the distance from the root of the search.
     int (*rule_result)(void* state, int ply, int* score) noexcept nogil
     # The score of the side to move when it has no legal move.
     int (*no_move_score)(void* state, int ply) noexcept nogil
-    # 0 if the move certainly does not give check (a cheap filter that lets
-    # pruning skip a move without making it), 1 if it might.
-    int (*may_give_check)(void* state, uint16_t move) noexcept nogil
-    # Ordering key of a capture (MVV-LVA style), 0 for a quiet move.
-    int (*capture_value)(void* state, uint16_t move) noexcept nogil
-    # Whether the exchange the move starts on its target square gains at
-    # least `threshold` (static exchange evaluation).
-    int (*see_ge)(void* state, uint16_t move, int threshold) noexcept nogil
+    # Optional (NULL: no captures). Ordering key of a capture (MVV-LVA
+    # style, > 0), 0 for a quiet move; and whether the exchange a capture
+    # starts gains at least `threshold` (NULL: every capture is good).
+    int (*capture_value)(void* state, Move move) noexcept nogil
+    int (*see_ge)(void* state, Move move, int threshold) noexcept nogil
+    # Optional (NULL: none). A static ordering key for quiet moves, added to
+    # the history score: it orders moves before the history knows them.
+    int (*order_hint)(void* state, Move move) noexcept nogil
+    # Move text both ways. move_text writes the NUL-terminated text of a
+    # move (legal in `state`) into out[0..MOVE_TEXT_SIZE) and returns its
+    # length. parse_move returns 0 if `text` is not a move at all, 1 if it
+    # is one but not legal here, 2 if it is legal (and sets *move).
+    int (*move_text)(const void* state, Move move, char* out) noexcept nogil
+    int (*parse_move)(void* state, const char* text, Move* move) noexcept nogil
+
+
+# The Python face shared by every game: a state, its GameOps and the moves
+# played on it. Each game subclasses it with its FEN, display and start.
+cdef class GameBoard:
+    cdef void* state
+    cdef const GameOps* ops
+    cdef list moves             # codes of the moves pushed, oldest first
+    cdef void attach(self, const GameOps* ops) except *
+    cdef Move code_of(self, object text) except? NO_MOVE
+    cdef str text_of(self, Move move)
+
+
+cdef int generate_moves(const GameOps* ops, void* state, Move* out, int tactical) noexcept nogil
+cdef uint64_t game_perft(const GameOps* ops, void* state, int depth, const int* stop) noexcept nogil

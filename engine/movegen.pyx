@@ -5,7 +5,7 @@
 from libc.stdint cimport uint8_t, uint64_t
 from engine.position cimport (
     Position, Move, KIND_OF, OFF, EMPTY, RED, BLACK, KING, ADVISOR, ELEPHANT,
-    HORSE, ROOK, CANNON, PAWN, MAX_MOVES, side_tag, make_move, move_from,
+    HORSE, ROOK, CANNON, PAWN, XQ_MAX_MOVES, side_tag, make_move, move_from,
     move_to, rank_of, file_of, make, unmake, ORTH, DIAG_V, DIAG_H, HORSE_LEG, HORSE_JUMP,
 )
 
@@ -253,7 +253,7 @@ cdef int generate_legal(Position* p, Move* out) noexcept nogil:
 
 
 cdef int has_legal_move(Position* p) noexcept nogil:
-    cdef Move moves[MAX_MOVES]
+    cdef Move moves[XQ_MAX_MOVES]
     cdef Legality lg
     cdef int n = generate(p, moves, GEN_ALL), i
     prepare_legality(p, &lg)
@@ -264,7 +264,7 @@ cdef int has_legal_move(Position* p) noexcept nogil:
 
 
 cdef uint64_t perft(Position* p, int depth) noexcept nogil:
-    cdef Move moves[MAX_MOVES]
+    cdef Move moves[XQ_MAX_MOVES]
     cdef Legality lg
     cdef int n, i
     cdef uint64_t total = 0

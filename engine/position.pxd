@@ -20,7 +20,7 @@ cdef enum:
     OFF = 64                # sentinel: matches neither colour tag
     FILE_LEFT = 3
     RANK_BOTTOM = 3
-    MAX_MOVES = 160         # more than any Xiangqi position can have (~120)
+    XQ_MAX_MOVES = 160         # more than any Xiangqi position can have (~120)
     MAX_HISTORY = 4096      # plies of game + search a position can hold
 
 # Piece types, and slots within a side's 16 ids (XQWLight's layout): slot 0

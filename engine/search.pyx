@@ -1,45 +1,79 @@
 # The search: iterative deepening with aspiration windows, NegaScout/PVS over
-# the transposition table, quiescence on captures (all evasions in check).
+# the transposition table, quiescence on captures (all evasions in check),
+# and Lazy SMP: helper threads search the same root over the shared table.
 #
-# Threading contract: Searcher.search() runs each iteration's tree search in
-# C without the GIL, and takes the GIL back only between iterations to report.
-# stop() and set_limits() may be called from any thread at any time; the
-# search polls them (every POLL_NODES nodes for the clock).
+# Threading contract. Searcher.prepare() runs on the caller's thread and
+# resets everything a stop() or set_limits() may touch, so that neither is
+# lost however early it comes; Searcher.run() then searches, each iteration's
+# tree search in C without the GIL, taking the GIL back only between
+# iterations to report. stop() and set_limits() are safe from any thread at
+# any time; the workers poll them (every POLL_NODES nodes for the clock).
+# Helper threads are C threads created when the thread count is set and
+# parked on a condition variable between searches; they never touch Python.
 #
 # The search sees the game only through GameOps (engine/game.pxd). It never
 # prints: it fills plain dicts and hands them to the caller's on_info.
 
 from libc.math cimport log
-from libc.stdint cimport uint16_t, int64_t, uint64_t
-from libc.stdlib cimport malloc, free
+from libc.stdint cimport uint16_t, uint64_t
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from engine.game cimport GameOps, MATE, MAX_PLY, MATE_BOUND, INFINITE
-from engine.position cimport Position, MAX_MOVES, move_from, move_to
+from engine.game cimport (
+    GameOps, GameBoard, Move, NO_MOVE, MAX_MOVES, MOVE_TEXT_SIZE, MATE, MAX_PLY, MATE_BOUND,
+    INFINITE, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE, generate_moves, game_perft,
+)
 from engine.tt cimport (
     TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_new_search, tt_probe,
     tt_store, tt_hashfull, BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT,
 )
-from engine.xiangqi cimport XIANGQI_OPS
-from engine.evaluate cimport evaluate as evaluate_position
-from engine.see cimport see_ge
-from engine.board cimport Board
-from engine.board import move_name, parse_square
 
 cdef extern from *:
     """
-    /* The stop flag is shared with other threads: relaxed atomics suffice,
-       the flag only has to be seen eventually. */
+    /* Fields shared between threads (the stop flag, the deadline, node
+       counts) use relaxed atomics: each value only has to be seen whole and
+       eventually. A relaxed store of a load plus one is a plain increment
+       on x86-64, with no locked instruction. */
     static inline int atomic_load_int(int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void atomic_store_int(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     static inline long long atomic_load_i64(long long *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
     static inline void atomic_store_i64(long long *p, long long v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    static inline uint64_t atomic_load_u64(uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void count_node(uint64_t *p) {
+        __atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+    }
     """
     int atomic_load_int(int* p) nogil
     void atomic_store_int(int* p, int v) nogil
     long long atomic_load_i64(long long* p) nogil
     void atomic_store_i64(long long* p, long long v) nogil
+    uint64_t atomic_load_u64(uint64_t* p) nogil
+    void count_node(uint64_t* p) nogil
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef struct pthread_t:
+        pass
+    ctypedef struct pthread_attr_t:
+        pass
+    ctypedef struct pthread_mutex_t:
+        pass
+    ctypedef struct pthread_cond_t:
+        pass
+    int pthread_attr_init(pthread_attr_t* attr)
+    int pthread_attr_setstacksize(pthread_attr_t* attr, size_t size)
+    int pthread_attr_destroy(pthread_attr_t* attr)
+    int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                       void* (*start)(void*) noexcept nogil, void* arg)
+    int pthread_join(pthread_t thread, void** result)
+    int pthread_mutex_init(pthread_mutex_t* mutex, const void* attr)
+    int pthread_mutex_destroy(pthread_mutex_t* mutex)
+    int pthread_mutex_lock(pthread_mutex_t* mutex)
+    int pthread_mutex_unlock(pthread_mutex_t* mutex)
+    int pthread_cond_init(pthread_cond_t* cond, const void* attr)
+    int pthread_cond_destroy(pthread_cond_t* cond)
+    int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex)
+    int pthread_cond_broadcast(pthread_cond_t* cond)
 
 # ---- search parameters, in one place ---------------------------------------
 cdef enum:
@@ -57,9 +91,15 @@ cdef enum:
     LMP_MAX_DEPTH = 4            # quiet moves pruned past a count at low depth
     SEE_MAX_DEPTH = 6            # captures losing more than SEE_MARGIN per ply
     SEE_MARGIN = 150             # of depth are pruned at low depth
+    IIR_MIN_DEPTH = 6            # nodes without a hash move are searched a ply shallower
     HISTORY_MAX = 1 << 14        # history scores stay within +-HISTORY_MAX
-    LAZY_MARGIN = 300            # quiescence trusts material this far above beta
+    HISTORY_SIZE = 1 << 16       # history tables are indexed by the 16-bit move
+    LAZY_MARGIN = 300            # quiescence trusts a quick evaluation this far above beta
     SORT_AFTER = 4               # moves picked one by one before the rest is sorted
+    MAX_THREADS = 256
+    PREPARED_SEARCH = 1
+    PREPARED_PERFT = 2
+    THREAD_STACK = 16 << 20      # bytes: the recursion holds move lists per ply
 
 cdef int SCORE_HASH_MOVE = 1 << 30
 cdef int SCORE_CAPTURE = 1 << 29
@@ -67,10 +107,19 @@ cdef int SCORE_KILLER = 1 << 28
 cdef int SCORE_COUNTER = (1 << 28) - 1    # the reply that refuted this move before
 cdef int SCORE_BAD_CAPTURE = -(1 << 29)   # after every quiet move
 # Quiet moves other than the hash move score between these two (history
-# stays within +-HISTORY_MAX), so a move's band tells what it is.
+# stays within +-HISTORY_MAX, order hints well inside the band), so a
+# move's band tells what it is.
 cdef int SCORE_QUIET_FLOOR = -(1 << 28)
 
 cdef int LMR[64][64]             # reduction by depth and move number
+
+# Lazy SMP: helper i skips the depths where ((depth + SKIP_PHASE) // SKIP_SIZE)
+# is odd, so the helpers spread over the next few depths rather than all
+# repeat the main thread's (Stockfish 10's tables).
+cdef int SKIP_SIZE[20]
+cdef int SKIP_PHASE[20]
+SKIP_SIZE[:] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4]
+SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
 
 
 cdef void init_reductions():
@@ -83,28 +132,56 @@ cdef void init_reductions():
 init_reductions()
 
 
-cdef struct SearchState:
-    GameOps ops
-    void* game
-    TTable tt
-    uint64_t nodes
-    uint64_t node_limit          # 0: none
-    long long start_ns
+# What all the workers of one search share, besides the table.
+cdef struct Control:
+    int stop                     # set by stop() or by the main worker when done (atomic)
     long long hard_ns            # absolute deadline, 0: none (atomic)
-    int stop                     # set by stop() from any thread (atomic)
-    int aborted                  # this search has stopped for good
-    int abortable                # depth 1 always completes: a move exists
+    uint64_t node_limit          # 0: none; counts the nodes of every worker
+    int n_workers
+    uint64_t** node_counts       # each worker's node counter
+
+
+# The helper threads: parked on `wake` between searches, counted down on
+# `idle` when they stop. `generation` tells a parked helper a search began.
+cdef struct Pool:
+    pthread_mutex_t lock
+    pthread_cond_t wake
+    pthread_cond_t idle
+    int generation
+    int running
+    int exiting
+    int n_helpers
+    pthread_t* threads
+
+
+cdef struct SearchState:
+    GameOps ops                  # a copy: one indirection less per call
+    void* game
+    TTable* tt
+    Control* control
+    Pool* pool
+    int id                       # 0: the main worker
+    # The game's switches, read once (engine/game.pxd).
+    int forward_pruning
+    int reductions
+    int null_move
+    int checks
+    int captures
+    uint64_t nodes               # written by this worker only, read by any (atomic)
+    int aborted                  # this worker has stopped for good
+    int abortable                # the main worker completes depth 1: a move exists
     int seldepth
+    int completed_depth
     int n_excluded
-    uint16_t excluded[MAX_MOVES] # root moves not to search (banned, other PV lines)
-    uint16_t root_best
+    Move excluded[MAX_MOVES]     # root moves not to search (banned, other PV lines)
+    Move root_best
     int root_score
-    uint16_t killers[MAX_PLY][2]
-    int history[256][256]        # by from and to square
-    uint16_t countermove[256][256]   # by the previous move's from and to square
-    uint16_t played[MAX_PLY + 1] # the move made at each ply (0: a pass)
+    Move killers[MAX_PLY][2]
+    int history[HISTORY_SIZE]    # by move
+    Move countermove[HISTORY_SIZE]   # by the previous move
+    Move played[MAX_PLY + 1]     # the move made at each ply (NO_MOVE: a pass)
     int static_evals[MAX_PLY + 1]
-    uint16_t pv[MAX_PLY + 1][MAX_PLY + 1]
+    Move pv[MAX_PLY + 1][MAX_PLY + 1]
     int pv_len[MAX_PLY + 1]
 
 
@@ -131,25 +208,36 @@ cdef inline int score_from_tt(int score, int ply) noexcept nogil:
     return score
 
 
+cdef uint64_t total_nodes(Control* c) noexcept nogil:
+    cdef uint64_t total = 0
+    cdef int i
+    for i in range(c.n_workers):
+        total += atomic_load_u64(c.node_counts[i])
+    return total
+
+
 cdef inline int should_stop(SearchState* s) noexcept nogil:
+    cdef Control* c = s.control
     cdef long long deadline
     if s.aborted:
         return 1
     if not s.abortable:
         return 0
-    if s.node_limit and s.nodes >= s.node_limit:
+    if c.node_limit and s.nodes >= c.node_limit:
         s.aborted = 1
     elif (s.nodes & POLL_NODES) == 0:
-        if atomic_load_int(&s.stop):
+        if atomic_load_int(&c.stop):
             s.aborted = 1
         else:
-            deadline = atomic_load_i64(&s.hard_ns)
+            deadline = atomic_load_i64(&c.hard_ns)
             if deadline and now_ns() >= deadline:
+                s.aborted = 1
+            elif c.node_limit and c.n_workers > 1 and total_nodes(c) >= c.node_limit:
                 s.aborted = 1
     return s.aborted
 
 
-cdef inline void update_pv(SearchState* s, int ply, uint16_t move) noexcept nogil:
+cdef inline void update_pv(SearchState* s, int ply, Move move) noexcept nogil:
     cdef int i
     s.pv[ply][ply] = move
     for i in range(ply + 1, s.pv_len[ply + 1]):
@@ -157,11 +245,11 @@ cdef inline void update_pv(SearchState* s, int ply, uint16_t move) noexcept nogi
     s.pv_len[ply] = s.pv_len[ply + 1] if s.pv_len[ply + 1] > ply + 1 else ply + 1
 
 
-cdef inline void pick_next(uint16_t* moves, int* scores, int i, int n) noexcept nogil:
+cdef inline void pick_next(Move* moves, int* scores, int i, int n) noexcept nogil:
     # Selection sort one step at a time: a cutoff usually comes early, so
     # sorting the whole list would be wasted work.
     cdef int j, best = i, t
-    cdef uint16_t m
+    cdef Move m
     for j in range(i + 1, n):
         if scores[j] > scores[best]:
             best = j
@@ -170,12 +258,12 @@ cdef inline void pick_next(uint16_t* moves, int* scores, int i, int n) noexcept 
         m = moves[i]; moves[i] = moves[best]; moves[best] = m
 
 
-cdef void sort_moves(uint16_t* moves, int* scores, int i, int n) noexcept nogil:
+cdef void sort_moves(Move* moves, int* scores, int i, int n) noexcept nogil:
     # Insertion sort of moves[i:n], best first: once a node has searched a
     # few moves without a cutoff it will likely search them all, and picking
     # each by a full scan would cost a quadratic number of comparisons.
     cdef int j, k, t
-    cdef uint16_t m
+    cdef Move m
     for j in range(i + 1, n):
         t = scores[j]
         m = moves[j]
@@ -188,7 +276,7 @@ cdef void sort_moves(uint16_t* moves, int* scores, int i, int n) noexcept nogil:
         moves[k + 1] = m
 
 
-cdef int is_excluded(SearchState* s, uint16_t move) noexcept nogil:
+cdef int is_excluded(SearchState* s, Move move) noexcept nogil:
     cdef int i
     for i in range(s.n_excluded):
         if s.excluded[i] == move:
@@ -196,17 +284,37 @@ cdef int is_excluded(SearchState* s, uint16_t move) noexcept nogil:
     return 0
 
 
+cdef inline int capture_value(SearchState* s, Move move) noexcept nogil:
+    return s.ops.capture_value(s.game, move) if s.captures else 0
+
+
+cdef inline int see_ge(SearchState* s, Move move, int threshold) noexcept nogil:
+    # Without an exchange evaluator every capture counts as a good one.
+    return s.ops.see_ge is NULL or s.ops.see_ge(s.game, move, threshold)
+
+
+cdef inline int may_give_check(SearchState* s, Move move) noexcept nogil:
+    return s.checks and s.ops.may_give_check(s.game, move)
+
+
+cdef inline int quiet_order(SearchState* s, Move move) noexcept nogil:
+    cdef int score = s.history[move]
+    if s.ops.order_hint is not NULL:
+        score += s.ops.order_hint(s.game, move)
+    return score
+
+
 cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
-    cdef uint16_t moves[MAX_MOVES]
+    cdef Move moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
     cdef int n, i, score, best, rule_score, gives, tt_score, bound, static_eval = -INFINITE
-    cdef int pv_node = beta - alpha > 1, old_alpha = alpha
-    cdef uint16_t tt_move = 0, best_move = 0
+    cdef int pv_node = beta - alpha > 1, old_alpha = alpha, found
+    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE
     cdef uint64_t key
-    cdef TTEntry* entry
+    cdef TTEntry entry
     cdef void* g = s.game
     s.pv_len[ply] = ply
-    s.nodes += 1
+    count_node(&s.nodes)
     if should_stop(s):
         return 0
     if ply > s.seldepth:
@@ -217,8 +325,8 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
         return s.ops.evaluate(g)
     # Any stored result is at least as deep as a quiescence search.
     key = s.ops.key(g)
-    entry = tt_probe(&s.tt, key)
-    if entry is not NULL:
+    found = tt_probe(s.tt, key, &entry)
+    if found:
         tt_move = entry.move
         if not pv_node:
             tt_score = score_from_tt(entry.score, ply)
@@ -229,37 +337,37 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
     if in_check:
         # Every evasion is tried: standing pat is no option in check.
         best = -INFINITE
-        n = s.ops.generate(g, moves, 0, 1)
+        n = s.ops.generate(g, moves, MAX_MOVES, 0, 1)
         if n == 0:
             return s.ops.no_move_score(g, ply)
     else:
         # The table keeps static evaluations too: cheaper than recomputing.
-        if entry is not NULL and entry.eval != -INFINITE:
+        if found and entry.eval != -INFINITE:
             static_eval = entry.eval
         else:
-            # Far above beta on material alone, the rest of the evaluation
+            # Far above beta on a quick estimate, the rest of the evaluation
             # would not bring the score back under it (lazy evaluation).
-            static_eval = s.ops.quick_evaluate(g)
-            if static_eval - LAZY_MARGIN >= beta:
-                return static_eval
+            if s.ops.quick_evaluate is not NULL:
+                static_eval = s.ops.quick_evaluate(g)
+                if static_eval - LAZY_MARGIN >= beta:
+                    return static_eval
             static_eval = s.ops.evaluate(g)
         best = static_eval
         if best >= beta:
             return best
         if best > alpha:
             alpha = best
-        n = s.ops.generate(g, moves, 1, 0)
+        if not s.captures:
+            return best                 # nothing tactical to resolve
+        n = s.ops.generate(g, moves, MAX_MOVES, 1, 0)
     for i in range(n):
-        scores[i] = SCORE_HASH_MOVE if moves[i] == tt_move else s.ops.capture_value(g, moves[i])
+        scores[i] = SCORE_HASH_MOVE if moves[i] == tt_move else capture_value(s, moves[i])
     for i in range(n):
         pick_next(moves, scores, i, n)
         # A capture that loses material cannot raise a standing pat.
-        if not in_check and not s.ops.see_ge(g, moves[i], 0):
+        if not in_check and not see_ge(s, moves[i], 0):
             continue
-        gives = s.ops.may_give_check(g, moves[i])
-        s.ops.make(g, moves[i])
-        if gives:
-            gives = s.ops.in_check(g)
+        gives = s.ops.make(g, moves[i], may_give_check(s, moves[i]))
         score = -qsearch(s, -beta, -alpha, ply + 1, gives)
         s.ops.unmake(g)
         if s.aborted:
@@ -274,7 +382,7 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
                     break
     bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > old_alpha and pv_node
                                                else BOUND_UPPER)
-    tt_store(&s.tt, key, best_move, score_to_tt(best, ply), static_eval, 0, bound)
+    tt_store(s.tt, key, best_move, score_to_tt(best, ply), static_eval, 0, bound)
     return best
 
 
@@ -282,23 +390,23 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
              int in_check, int after_null) noexcept nogil:
     """NegaScout, fail-soft: returns a score that is exact inside (alpha,
     beta), an upper bound at or below alpha, a lower bound at or above beta."""
-    cdef uint16_t moves[MAX_MOVES]
+    cdef Move moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
     cdef void* g = s.game
     cdef int n, i, score, best, rule_score, searched = 0, gives, new_depth
     cdef int reduction, bound, static_eval, tt_score, quiet, late_quiet, captures
     cdef int n_quiets = 0, j, prune_quiets, futile, prunable, improving, extend, order
-    cdef int sorted_from
-    cdef uint16_t quiets_tried[MAX_MOVES]
+    cdef int sorted_from, found
+    cdef Move quiets_tried[MAX_MOVES]
     cdef int pv_node = beta - alpha > 1
-    cdef uint16_t tt_move = 0, best_move = 0, move, counter = 0, previous
+    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter = NO_MOVE, previous
     cdef uint64_t key
-    cdef TTEntry* entry
+    cdef TTEntry entry
 
     if depth <= 0:
         return qsearch(s, alpha, beta, ply, in_check)
     s.pv_len[ply] = ply
-    s.nodes += 1
+    count_node(&s.nodes)
     if should_stop(s):
         return 0
     if ply > s.seldepth:
@@ -320,8 +428,8 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
 
     # Step 2. Transposition table.
     key = s.ops.key(g)
-    entry = tt_probe(&s.tt, key)
-    if entry is not NULL:
+    found = tt_probe(s.tt, key, &entry)
+    if found:
         tt_move = entry.move
         if ply > 0 and not pv_node and entry.depth >= depth:
             tt_score = score_from_tt(entry.score, ply)
@@ -332,7 +440,7 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
 
     if in_check:
         static_eval = -INFINITE
-    elif entry is not NULL and entry.eval != -INFINITE:
+    elif found and entry.eval != -INFINITE:
         static_eval = entry.eval
     else:
         static_eval = s.ops.evaluate(g)
@@ -342,16 +450,17 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
 
     if ply > 0 and not pv_node and not in_check:
         # Step 3. Reverse futility: far above beta at low depth, assume a cut.
-        if depth <= RFP_MAX_DEPTH and static_eval - RFP_MARGIN * (depth - improving) >= beta \
+        if s.forward_pruning and depth <= RFP_MAX_DEPTH \
+                and static_eval - RFP_MARGIN * (depth - improving) >= beta \
                 and beta > -MATE_BOUND and static_eval < MATE_BOUND:
             return static_eval
         # Step 4. Null move: if passing still holds beta, a real move will.
-        if depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
-                and s.ops.make_null is not NULL and s.ops.null_move_ok(g):
+        if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
+                and s.ops.null_move_ok(g):
             # (Reducing more when the pass clears beta by far hid mates in
             # 3 that a quiet move sets up: tests/test_protocol_uci.py.)
             reduction = 3 + depth // 6
-            s.played[ply] = 0
+            s.played[ply] = NO_MOVE
             s.ops.make_null(g)
             score = -pvs(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0, 1)
             s.ops.unmake_null(g)
@@ -363,20 +472,20 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
     # Step 5. Without a hash move to try first this node is likely to cost
     # more than it is worth at full depth (internal iterative reduction;
     # from depth 4 on it hid a short mate, from 6 on it does not).
-    if ply > 0 and depth >= 6 and tt_move == 0:
+    if s.reductions and ply > 0 and depth >= IIR_MIN_DEPTH and tt_move == NO_MOVE:
         depth -= 1
 
     # Step 6. Generate and order: hash move, good captures (MVV-LVA), killers,
     # the countermove, quiet moves by history, then losing captures.
-    n = s.ops.generate(g, moves, 0, in_check)
+    n = s.ops.generate(g, moves, MAX_MOVES, 0, in_check)
     if n == 0:
         return s.ops.no_move_score(g, ply)
-    previous = s.played[ply - 1] if ply > 0 else 0
-    if previous:
-        counter = s.countermove[move_from(previous)][move_to(previous)]
+    previous = s.played[ply - 1] if ply > 0 else NO_MOVE
+    if previous != NO_MOVE:
+        counter = s.countermove[previous]
     for i in range(n):
         move = moves[i]
-        captures = s.ops.capture_value(g, move)
+        captures = capture_value(s, move)
         if move == tt_move:
             scores[i] = SCORE_HASH_MOVE
         elif captures:
@@ -388,12 +497,12 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
         elif move == counter:
             scores[i] = SCORE_COUNTER
         else:
-            scores[i] = s.history[move_from(move)][move_to(move)]
+            scores[i] = quiet_order(s, move)
 
     # Step 7. The move loop. Near the leaves, quiet moves that cannot lift a
     # hopeless static score to alpha (futility), or that come late in the
     # ordering (late-move pruning), are skipped unless they give check.
-    prune_quiets = not pv_node and not in_check and ply > 0
+    prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0
     futile = prune_quiets and depth <= FUTILITY_MAX_DEPTH and \
         static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
     best = -INFINITE
@@ -406,7 +515,7 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
             sort_moves(moves, scores, i, n)
             sorted_from = i
         move = moves[i]
-        if SCORE_CAPTURE <= scores[i] < SCORE_HASH_MOVE and not s.ops.see_ge(g, move, 0):
+        if SCORE_CAPTURE <= scores[i] < SCORE_HASH_MOVE and not see_ge(s, move, 0):
             # A capture that loses material waits until after the quiet
             # moves. (Testing only those that come up saves the exchange
             # evaluation of every capture at nodes that cut early.)
@@ -418,31 +527,29 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
         if ply == 0 and s.n_excluded and is_excluded(s, move):
             continue
         if order == SCORE_HASH_MOVE:
-            quiet = s.ops.capture_value(g, move) == 0
+            quiet = capture_value(s, move) == 0
         else:
             quiet = SCORE_QUIET_FLOOR < order < SCORE_CAPTURE
         late_quiet = quiet and order < SCORE_COUNTER
         prunable = late_quiet and searched > 0 and best > -MATE_BOUND and (
             futile or (prune_quiets and depth <= LMP_MAX_DEPTH
                        and searched >= (3 + 2 * depth * depth) * (2 + improving) // 3))
-        gives = s.ops.may_give_check(g, move)
+        gives = may_give_check(s, move)
         if prunable and not gives:
             continue
         # Captures that lose material in the exchange they start, near the
         # leaves (only those already found to lose: the others gain).
-        if ply > 0 and not in_check and searched > 0 and best > -MATE_BOUND \
-                and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
-                and not s.ops.see_ge(g, move, -SEE_MARGIN * depth):
+        if s.forward_pruning and ply > 0 and not in_check and searched > 0 \
+                and best > -MATE_BOUND and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
+                and not see_ge(s, move, -SEE_MARGIN * depth):
             if not gives:
                 continue
             prunable = 1            # kept only if it really checks
         # Only checks that do not give material away are extended: a
         # sacrificial check is searched like any other move.
-        extend = gives and s.ops.see_ge(g, move, 0)
+        extend = gives and see_ge(s, move, 0)
         s.played[ply] = move
-        s.ops.make(g, move)
-        if gives:
-            gives = s.ops.in_check(g)
+        gives = s.ops.make(g, move, gives)
         if prunable and not gives:
             s.ops.unmake(g)
             continue
@@ -452,13 +559,12 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
         else:
             # Late quiet moves are searched shallower first (LMR) ...
             reduction = 0
-            if depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES and late_quiet \
-                    and not in_check and not gives:
+            if s.reductions and depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES \
+                    and late_quiet and not in_check and not gives:
                 reduction = LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
                 # Less at PV nodes and for moves with a good history, more
                 # where the position is not getting better.
-                reduction += (not improving) - pv_node \
-                    - s.history[move_from(move)][move_to(move)] // (HISTORY_MAX // 3)
+                reduction += (not improving) - pv_node - s.history[move] // (HISTORY_MAX // 3)
                 if reduction < 0:
                     reduction = 0
                 if reduction > new_depth - 1:
@@ -490,8 +596,8 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
                         if s.killers[ply][0] != move:
                             s.killers[ply][1] = s.killers[ply][0]
                             s.killers[ply][0] = move
-                        if previous:
-                            s.countermove[move_from(previous)][move_to(previous)] = move
+                        if previous != NO_MOVE:
+                            s.countermove[previous] = move
                         # Reward the cutting move; the quiet moves tried
                         # before it failed, so they lose as much.
                         update_history(s, move, depth * depth)
@@ -504,21 +610,103 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
 
     # Step 8. Remember the result (not for a root with moves left out).
     if not (ply == 0 and s.n_excluded):
-        bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best_move else BOUND_UPPER)
-        tt_store(&s.tt, key, best_move if best_move else tt_move, score_to_tt(best, ply),
-                 static_eval, depth, bound)
+        bound = BOUND_LOWER if best >= beta else (
+            BOUND_EXACT if best_move != NO_MOVE else BOUND_UPPER)
+        tt_store(s.tt, key, best_move if best_move != NO_MOVE else tt_move,
+                 score_to_tt(best, ply), static_eval, depth, bound)
     return best
 
 
-cdef inline void update_history(SearchState* s, uint16_t move, int bonus) noexcept nogil:
+cdef inline void update_history(SearchState* s, Move move, int bonus) noexcept nogil:
     # "Gravity": each update moves the score toward +-HISTORY_MAX by a share
     # of the remaining distance, so it stays bounded and old news fades.
-    cdef int* h = &s.history[move_from(move)][move_to(move)]
+    cdef int* h = &s.history[move]
     if bonus > HISTORY_MAX:
         bonus = HISTORY_MAX
     elif bonus < -HISTORY_MAX:
         bonus = -HISTORY_MAX
     h[0] += bonus - h[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+
+
+cdef int aspiration(SearchState* s, int depth, int previous, int use_window, int in_check) noexcept nogil:
+    """One iteration at `depth`, around the previous score when use_window
+    (widening by half on each fail); helpers use it whole."""
+    cdef int alpha = -INFINITE, beta = INFINITE, delta = ASPIRATION_DELTA, score
+    if use_window:
+        alpha = previous - delta if previous - delta > -INFINITE else -INFINITE
+        beta = previous + delta if previous + delta < INFINITE else INFINITE
+    while True:
+        score = pvs(s, alpha, beta, depth, 0, in_check, 0)
+        if s.aborted:
+            return score
+        if score <= alpha:
+            beta = (alpha + beta) // 2
+            alpha = score - delta if score - delta > -INFINITE else -INFINITE
+        elif score >= beta:
+            beta = score + delta if score + delta < INFINITE else INFINITE
+        else:
+            return score
+        delta += delta // 2
+
+
+cdef void helper_search(SearchState* s) noexcept nogil:
+    """A helper's iterative deepening: it only fills the shared table (and
+    its own history); the main worker decides and reports."""
+    cdef int d, score = 0, skip = (s.id - 1) % 20
+    cdef int in_check = s.checks and s.ops.in_check(s.game)
+    for d in range(1, MAX_PLY - 7):
+        if ((d + SKIP_PHASE[skip]) // SKIP_SIZE[skip]) % 2:
+            continue
+        s.seldepth = 0
+        score = aspiration(s, d, score, d >= ASPIRATION_DEPTH and -MATE_BOUND < score < MATE_BOUND,
+                           in_check)
+        if s.aborted:
+            return
+        s.completed_depth = d
+
+
+cdef void* helper_main(void* arg) noexcept nogil:
+    """A helper thread's life: park until a search begins, search until
+    stopped, report idle, park again; leave when the pool is closing."""
+    cdef SearchState* s = <SearchState*> arg
+    cdef Pool* pool = s.pool
+    cdef int seen = 0
+    pthread_mutex_lock(&pool.lock)
+    while True:
+        while pool.generation == seen and not pool.exiting:
+            pthread_cond_wait(&pool.wake, &pool.lock)
+        if pool.exiting:
+            break
+        seen = pool.generation
+        pthread_mutex_unlock(&pool.lock)
+        helper_search(s)
+        pthread_mutex_lock(&pool.lock)
+        pool.running -= 1
+        if pool.running == 0:
+            pthread_cond_broadcast(&pool.idle)
+    pthread_mutex_unlock(&pool.lock)
+    return NULL
+
+
+cdef void start_helpers(Pool* pool) noexcept nogil:
+    pthread_mutex_lock(&pool.lock)
+    pool.running = pool.n_helpers
+    pool.generation += 1
+    pthread_cond_broadcast(&pool.wake)
+    pthread_mutex_unlock(&pool.lock)
+
+
+cdef void wait_helpers(Pool* pool) noexcept nogil:
+    pthread_mutex_lock(&pool.lock)
+    while pool.running > 0:
+        pthread_cond_wait(&pool.idle, &pool.lock)
+    pthread_mutex_unlock(&pool.lock)
+
+
+cdef void clear_heuristics(SearchState* s) noexcept nogil:
+    memset(s.history, 0, sizeof(s.history))
+    memset(s.killers, 0xFF, sizeof(s.killers))          # NO_MOVE everywhere
+    memset(s.countermove, 0xFF, sizeof(s.countermove))
 
 
 def _score_fields(int score):
@@ -543,137 +731,283 @@ class SearchResult:
 
 
 cdef class Searcher:
-    """Owns a transposition table and searches Boards. One search at a time;
-    stop() and set_limits() are safe from any thread."""
-    cdef SearchState* s
-    cdef Position* pos
+    """Owns a transposition table and the search threads, and searches any
+    game's board (a GameBoard). One search at a time; stop() and
+    set_limits() are safe from any thread."""
+    cdef TTable tt
+    cdef Control control
+    cdef Pool pool
+    cdef SearchState** workers     # [0] runs on the caller's thread, the rest are helpers
+    cdef int n_threads
+    cdef const GameOps* ops        # the game the states are sized for (NULL: none yet)
+    cdef void* root                # the root of the prepared search
+    cdef void* scratch             # a copy for naming lines
     cdef bint running
+    cdef int prepared              # PREPARED_SEARCH or PREPARED_PERFT, or 0
+    cdef long long start_ns        # when the search was prepared
+    cdef long long clock_ns        # when its clock started (prepare, or ponderhit)
     cdef long long soft_deadline   # no iteration starts after it; 0: none
+    cdef object root_moves, banned_codes, max_depth, multipv
 
-    def __cinit__(self, hash_mb=16):
-        self.s = <SearchState*> malloc(sizeof(SearchState))
-        self.pos = <Position*> malloc(sizeof(Position))
-        if self.s is NULL or self.pos is NULL:
-            raise MemoryError()
-        memset(self.s, 0, sizeof(SearchState))
-        self.s.ops = XIANGQI_OPS
-        self.s.game = self.pos
+    def __cinit__(self, hash_mb=16, threads=1):
+        pthread_mutex_init(&self.pool.lock, NULL)
+        pthread_cond_init(&self.pool.wake, NULL)
+        pthread_cond_init(&self.pool.idle, NULL)
         self.resize(hash_mb)
+        self.set_threads(threads)
 
     def __dealloc__(self):
-        if self.s is not NULL:
-            tt_free(&self.s.tt)
-            free(self.s)
-        free(self.pos)
+        self._close_helpers()
+        self._free_states()
+        for i in range(self.n_threads):
+            free(self.workers[i])
+        free(self.workers)
+        free(self.control.node_counts)
+        tt_free(&self.tt)
+        pthread_cond_destroy(&self.pool.wake)
+        pthread_cond_destroy(&self.pool.idle)
+        pthread_mutex_destroy(&self.pool.lock)
 
+    # -- threads -------------------------------------------------------------
+    @property
+    def threads(self):
+        return self.n_threads
+
+    def set_threads(self, int n):
+        """Use n search threads (the caller's and n - 1 helpers, created now
+        and parked between searches)."""
+        if self.running or self.prepared:
+            raise RuntimeError("cannot change the thread count during a search")
+        if not 1 <= n <= MAX_THREADS:
+            raise ValueError(f"threads must be in 1..{MAX_THREADS}")
+        cdef SearchState** workers = <SearchState**> calloc(n, sizeof(SearchState*))
+        cdef uint64_t** counts = <uint64_t**> calloc(n, sizeof(uint64_t*))
+        cdef pthread_t* threads = <pthread_t*> calloc(n, sizeof(pthread_t))
+        cdef pthread_attr_t attr
+        cdef int i, started = 0
+        if workers is NULL or counts is NULL or threads is NULL:
+            free(workers); free(counts); free(threads)
+            raise MemoryError()
+        for i in range(n):
+            workers[i] = <SearchState*> calloc(1, sizeof(SearchState))
+            if workers[i] is NULL:
+                for i in range(n):
+                    free(workers[i])
+                free(workers); free(counts); free(threads)
+                raise MemoryError()
+        self._close_helpers()
+        self._free_states()
+        for i in range(self.n_threads):
+            free(self.workers[i])
+        free(self.workers)
+        free(self.control.node_counts)
+        free(self.pool.threads)
+        self.workers, self.n_threads, self.pool.threads = workers, n, threads
+        self.control.node_counts, self.control.n_workers = counts, n
+        self.ops = NULL
+        for i in range(n):
+            workers[i].id = i
+            workers[i].tt = &self.tt
+            workers[i].control = &self.control
+            workers[i].pool = &self.pool
+            counts[i] = &workers[i].nodes
+            clear_heuristics(workers[i])
+        self.pool.exiting = 0
+        self.pool.running = 0
+        pthread_attr_init(&attr)
+        pthread_attr_setstacksize(&attr, THREAD_STACK)
+        for i in range(1, n):
+            if pthread_create(&threads[i], &attr, helper_main, workers[i]) != 0:
+                break
+            started += 1
+        pthread_attr_destroy(&attr)
+        self.pool.n_helpers = started
+        if started < n - 1:
+            self._close_helpers()
+            raise RuntimeError(f"could only start {started + 1} of {n} threads")
+
+    def _close_helpers(self):
+        """Stop and join the helper threads (they are parked)."""
+        cdef int i, n = self.pool.n_helpers
+        if n == 0:
+            return
+        with nogil:
+            pthread_mutex_lock(&self.pool.lock)
+            self.pool.exiting = 1
+            pthread_cond_broadcast(&self.pool.wake)
+            pthread_mutex_unlock(&self.pool.lock)
+            for i in range(1, n + 1):
+                pthread_join(self.pool.threads[i], NULL)
+        self.pool.n_helpers = 0
+
+    def _free_states(self):
+        for i in range(self.n_threads):
+            free(self.workers[i].game)
+            self.workers[i].game = NULL
+        free(self.root)
+        free(self.scratch)
+        self.root = self.scratch = NULL
+        self.ops = NULL
+
+    cdef int _use_game(self, const GameOps* ops) except -1:
+        """Size the states for `ops`; a new game starts with an empty
+        table and fresh move-ordering memory."""
+        cdef int i
+        cdef SearchState* s
+        if ops == self.ops:
+            return 0
+        self._free_states()
+        self.root = malloc(ops.state_size)
+        self.scratch = malloc(ops.state_size)
+        if self.root is NULL or self.scratch is NULL:
+            raise MemoryError()
+        for i in range(self.n_threads):
+            s = self.workers[i]
+            s.game = malloc(ops.state_size)
+            if s.game is NULL:
+                raise MemoryError()
+            s.ops = ops[0]
+            s.forward_pruning = (ops.pruning & PRUNE_FORWARD) != 0
+            s.reductions = (ops.pruning & PRUNE_REDUCTIONS) != 0
+            s.null_move = (ops.pruning & PRUNE_NULL_MOVE) != 0 and ops.make_null is not NULL
+            s.checks = ops.in_check is not NULL and ops.may_give_check is not NULL
+            s.captures = ops.capture_value is not NULL
+        self.ops = ops
+        self.clear()
+        return 0
+
+    # -- the table -----------------------------------------------------------
     def resize(self, int megabytes):
         """Set the transposition table size in MB (this empties it)."""
         if self.running:
             raise RuntimeError("cannot resize the hash table during a search")
         if megabytes < 1:
             raise ValueError("hash size must be at least 1 MB")
-        if not tt_resize(&self.s.tt, megabytes):
+        if not tt_resize(&self.tt, megabytes):
             raise MemoryError(f"cannot allocate {megabytes} MB for the hash table")
 
     def clear(self):
         """Empty the transposition table and the move-ordering memory."""
         if self.running:
             raise RuntimeError("cannot clear the hash table during a search")
-        tt_clear(&self.s.tt)
-        memset(self.s.history, 0, sizeof(self.s.history))
-        memset(self.s.killers, 0, sizeof(self.s.killers))
-        memset(self.s.countermove, 0, sizeof(self.s.countermove))
+        tt_clear(&self.tt)
+        for i in range(self.n_threads):
+            clear_heuristics(self.workers[i])
 
     def hashfull(self):
-        return tt_hashfull(&self.s.tt)
+        return tt_hashfull(&self.tt)
 
+    # -- control from any thread ---------------------------------------------
     def stop(self):
-        atomic_store_int(&self.s.stop, 1)
+        atomic_store_int(&self.control.stop, 1)
 
     def set_limits(self, soft_ms=None, hard_ms=None):
-        """New time limits counted from now (for ponderhit)."""
-        self.soft_deadline = (now_ns() + int(soft_ms * 1e6)) if soft_ms else 0
-        atomic_store_i64(&self.s.hard_ns, (now_ns() + int(hard_ms * 1e6)) if hard_ms else 0)
+        """Time limits counted from now (the start of the search, or a
+        ponderhit): the clock for "can the next iteration finish" starts
+        now too, so time spent pondering does not count against it."""
+        self.clock_ns = now_ns()
+        self.soft_deadline = (self.clock_ns + int(soft_ms * 1e6)) if soft_ms else 0
+        atomic_store_i64(&self.control.hard_ns,
+                         (self.clock_ns + int(hard_ms * 1e6)) if hard_ms else 0)
 
-    def search(self, Board board, *, depth=None, nodes=None, soft_ms=None, hard_ms=None,
-               multipv=1, banned=(), on_info=None):
-        """Search board (which is not changed) and return a SearchResult.
+    # -- searching -----------------------------------------------------------
+    def search(self, GameBoard board, *, on_info=None, **limits):
+        """prepare() then run(): search board (which is not changed) and
+        return a SearchResult."""
+        self.prepare(board, **limits)
+        return self.run(on_info)
+
+    def prepare(self, GameBoard board, *, depth=None, nodes=None, soft_ms=None, hard_ms=None,
+                multipv=1, banned=()):
+        """Set up a search of `board` on the caller's thread: from here on a
+        stop() or set_limits() belongs to this search.
 
         depth / nodes: limits; soft_ms: no iteration starts after it;
         hard_ms: the search is cut off. With no limit it runs to MAX_PLY or
-        until stop(). on_info(dict) is called after every iteration (and
-        for every MultiPV line, and for aspiration fails after a second)."""
+        until stop(). banned: moves (text) left out at the root."""
+        cdef Move moves[MAX_MOVES]
+        cdef int n, i
         if self.running:
             raise RuntimeError("a search is already running")
+        if board.ops.max_moves > MAX_MOVES:
+            raise ValueError(f"{board.game}: up to {board.ops.max_moves} moves, "
+                             f"more than the search's {MAX_MOVES}")
+        self._use_game(board.ops)
+        self.ops.copy_state(self.root, board.state)
+        banned_codes = {board.code_of(m) for m in banned}
+        n = generate_moves(self.ops, self.root, moves, 0)
+        legal = [moves[i] for i in range(n)]
+        self.root_moves = [m for m in legal if m not in banned_codes]
+        self.banned_codes = [m for m in legal if m in banned_codes]
+        self.max_depth = min(depth or MAX_PLY - 8, MAX_PLY - 8)
+        if len(self.root_moves) == 1 and (soft_ms or hard_ms):
+            self.max_depth = 1           # a forced move: spend no clock on it
+        self.multipv = max(1, min(int(multipv), len(self.root_moves) or 1))
+        self.control.node_limit = nodes or 0
+        atomic_store_int(&self.control.stop, 0)
+        self.start_ns = now_ns()
+        self.set_limits(soft_ms, hard_ms)
+        self.prepared = PREPARED_SEARCH
+
+    def run(self, on_info=None):
+        """Search what prepare() set up and return a SearchResult. on_info
+        (dict) is called after every iteration (and for every MultiPV line,
+        and for aspiration fails after a second)."""
+        if self.prepared != PREPARED_SEARCH:
+            raise RuntimeError("run() needs prepare() first")
+        self.prepared = 0
         self.running = True
         try:
-            return self._search(board, depth, nodes, soft_ms, hard_ms, multipv, banned, on_info)
+            return self._run(on_info)
         finally:
+            atomic_store_int(&self.control.stop, 1)
+            with nogil:
+                wait_helpers(&self.pool)
             self.running = False
 
-    def _search(self, Board board, depth, nodes, soft_ms, hard_ms, multipv, banned, on_info):
-        cdef SearchState* s = self.s
-        cdef int d, score = 0, alpha, beta, delta, line, in_check, i
-        memcpy(self.pos, board.position(), sizeof(Position))
+    cdef void _start_worker(self, SearchState* s):
+        self.ops.copy_state(s.game, self.root)
         s.nodes = 0
-        s.node_limit = nodes or 0
-        s.start_ns = now_ns()
-        self.set_limits(soft_ms, hard_ms)
         s.aborted = 0
-        s.abortable = 0
-        tt_new_search(&s.tt)
-        memset(s.killers, 0, sizeof(s.killers))
-        atomic_store_int(&s.stop, 0)
+        s.abortable = s.id > 0          # the main worker always finishes depth 1
+        s.completed_depth = 0
+        memset(s.killers, 0xFF, sizeof(s.killers))
 
-        legal = board.legal_moves()
-        root_moves = [m for m in legal if m not in set(banned)]
-        if not root_moves:
-            return SearchResult(score=-MATE if not legal else 0)
-        max_depth = min(depth or MAX_PLY - 8, MAX_PLY - 8)
-        if len(root_moves) == 1 and (soft_ms or hard_ms):
-            max_depth = 1           # a forced move: spend no clock on it
-        multipv = max(1, min(int(multipv), len(root_moves)))
-        banned_codes = [_encode(m) for m in legal if m not in root_moves]
-        in_check = s.ops.in_check(s.game)
-        lines = []                 # best lines of the last complete iteration
-        result = SearchResult(best=root_moves[0])
-        for d in range(1, max_depth + 1):
+    def _run(self, on_info):
+        cdef SearchState* s = self.workers[0]
+        cdef int d, score = 0, line, in_check, i, use_window
+        if not self.root_moves:
+            if self.banned_codes:
+                return SearchResult(score=0)        # every move banned: nothing to say
+            cp, mate = _score_fields(self.ops.no_move_score(self.root, 0))
+            return SearchResult(score=cp, mate=mate)
+        tt_new_search(&self.tt)
+        for i in range(self.n_threads):
+            self._start_worker(self.workers[i])
+        for i in range(1, self.n_threads):
+            self._exclude(self.workers[i], self.banned_codes)
+        if self.n_threads > 1:
+            with nogil:
+                start_helpers(&self.pool)
+        in_check = s.checks and self.ops.in_check(s.game)
+        lines = []                 # (score, [codes]) of the last complete iteration
+        result = SearchResult(best=self._texts(self.root_moves[:1])[0])
+        for d in range(1, self.max_depth + 1):
             s.seldepth = 0
             new_lines = []
-            for line in range(multipv):
-                self._exclude(banned_codes + [_encode(l[1][0]) for l in new_lines])
-                s.root_best = 0
+            for line in range(self.multipv):
+                self._exclude(s, self.banned_codes + [l[1][0] for l in new_lines])
+                s.root_best = NO_MOVE
                 prev = lines[line][0] if line < len(lines) else 0
-                if d >= ASPIRATION_DEPTH and line < len(lines) and abs(prev) < MATE_BOUND:
-                    delta = ASPIRATION_DELTA
-                    alpha, beta = max(prev - delta, -INFINITE), min(prev + delta, INFINITE)
-                else:
-                    delta, alpha, beta = INFINITE, -INFINITE, INFINITE
-                while True:
-                    with nogil:
-                        score = pvs(s, alpha, beta, d, 0, in_check, 0)
-                    if s.aborted:
-                        break
-                    if score <= alpha:
-                        bound = "upper"
-                        beta = (alpha + beta) // 2
-                        alpha = max(score - delta, -INFINITE)
-                    elif score >= beta:
-                        bound = "lower"
-                        beta = min(score + delta, INFINITE)
-                    else:
-                        break
-                    delta += delta // 2
-                    if on_info and (now_ns() - s.start_ns) > 1_000_000_000 and s.pv_len[0]:
-                        on_info(self._info(d, line, score, bound, self._pv()))
+                use_window = d >= ASPIRATION_DEPTH and line < len(lines) and abs(prev) < MATE_BOUND
+                score = self._iterate(d, line, prev, use_window, in_check, on_info)
                 if s.aborted:
                     # Keep a root move that this iteration already proved
                     # better than the previous best.
-                    if line == 0 and s.root_best and s.root_score > -INFINITE:
-                        if not lines or s.root_score > lines[0][0] or \
-                                move_name(s.root_best) == lines[0][1][0]:
+                    if line == 0 and s.root_best != NO_MOVE and s.root_score > -INFINITE:
+                        if not lines or s.root_score > lines[0][0] or s.root_best == lines[0][1][0]:
                             pv = self._pv() if s.pv_len[0] and s.pv[0][0] == s.root_best \
-                                else [move_name(s.root_best)]
+                                else [s.root_best]
                             new_lines.append((s.root_score, pv))
                     break
                 s.abortable = 1
@@ -691,65 +1025,146 @@ cdef class Searcher:
                             on_info(self._info(d, line, score, None, pv))
                 best_score, best_pv = lines[0]
                 cp, mate = _score_fields(best_score)
-                result = SearchResult(best=best_pv[0], ponder=best_pv[1] if len(best_pv) > 1 else None,
+                texts = self._texts(best_pv)
+                result = SearchResult(best=texts[0], ponder=texts[1] if len(texts) > 1 else None,
                                       score=cp, mate=mate, depth=d if not s.aborted else d - 1,
-                                      nodes=s.nodes, pv=best_pv)
+                                      pv=texts)
             if s.aborted:
                 break
-            elapsed = now_ns() - s.start_ns
             # Do not start an iteration that cannot finish: the next one
-            # typically costs more than everything so far.
-            if self.soft_deadline and now_ns() + (elapsed * 3) // 2 > self.soft_deadline:
+            # typically costs more than everything so far (on this clock).
+            if self.soft_deadline and now_ns() + (now_ns() - self.clock_ns) * 3 // 2 \
+                    > self.soft_deadline:
                 break
-            if atomic_load_int(&s.stop):
+            if atomic_load_int(&self.control.stop):
                 break
             # A mate found and confirmed well past its distance will not
             # change: searching on only burns time.
             if abs(lines[0][0]) >= MATE_BOUND and d >= MATE - abs(lines[0][0]) + 8:
                 break
-        result.nodes = s.nodes
+        atomic_store_int(&self.control.stop, 1)
+        result.nodes = total_nodes(&self.control)
         if result.ponder is None and result.best:
-            result.ponder = self._ponder_from_tt(board, result.best)
+            result.ponder = self._ponder_from_tt(self.root_moves, result.best)
         return result
 
-    cdef void _exclude(self, codes):
-        self.s.n_excluded = len(codes)
+    cdef int _iterate(self, int depth, int line, int prev, int use_window, int in_check,
+                      on_info) except? -32767:
+        """The main worker's aspiration loop: as aspiration(), but it reports
+        fails once the search has run for a second."""
+        cdef SearchState* s = self.workers[0]
+        cdef int alpha = -INFINITE, beta = INFINITE, delta = ASPIRATION_DELTA, score
+        if use_window:
+            alpha, beta = max(prev - delta, -INFINITE), min(prev + delta, INFINITE)
+        while True:
+            with nogil:
+                score = pvs(s, alpha, beta, depth, 0, in_check, 0)
+            if s.aborted:
+                return score
+            if score <= alpha:
+                bound = "upper"
+                beta = (alpha + beta) // 2
+                alpha = max(score - delta, -INFINITE)
+            elif score >= beta:
+                bound = "lower"
+                beta = min(score + delta, INFINITE)
+            else:
+                return score
+            delta += delta // 2
+            if on_info and (now_ns() - self.start_ns) > 1_000_000_000 and s.pv_len[0]:
+                on_info(self._info(depth, line, score, bound, self._pv()))
+
+    cdef void _exclude(self, SearchState* s, codes):
+        s.n_excluded = len(codes)
         for i, code in enumerate(codes):
-            self.s.excluded[i] = code
+            s.excluded[i] = code
 
     def _pv(self):
-        return [move_name(self.s.pv[0][i]) for i in range(self.s.pv_len[0])]
+        cdef SearchState* s = self.workers[0]
+        return [s.pv[0][i] for i in range(s.pv_len[0])]
+
+    def _texts(self, codes):
+        """Texts of a line of moves from the root (each named in the
+        position it is played in)."""
+        cdef char buf[MOVE_TEXT_SIZE]
+        cdef int n
+        self.ops.copy_state(self.scratch, self.root)
+        out = []
+        for code in codes:
+            n = self.ops.move_text(self.scratch, code, buf)
+            out.append(buf[:n].decode("ascii"))
+            self.ops.make(self.scratch, code, 1)
+        return out
 
     def _info(self, int depth, int line, int score, bound, pv):
         cp, mate = _score_fields(score)
-        elapsed_ms = max((now_ns() - self.s.start_ns) // 1_000_000, 0)
-        return {"depth": depth, "seldepth": max(self.s.seldepth, depth), "multipv": line + 1,
-                "score": cp, "mate": mate, "bound": bound, "nodes": self.s.nodes,
-                "nps": self.s.nodes * 1000 // max(elapsed_ms, 1), "hashfull": self.hashfull(),
-                "time_ms": elapsed_ms, "pv": pv}
+        nodes = total_nodes(&self.control)
+        elapsed_ms = max((now_ns() - self.start_ns) // 1_000_000, 0)
+        return {"depth": depth, "seldepth": max(self.workers[0].seldepth, depth),
+                "multipv": line + 1, "score": cp, "mate": mate, "bound": bound, "nodes": nodes,
+                "nps": nodes * 1000 // max(elapsed_ms, 1), "hashfull": self.hashfull(),
+                "time_ms": elapsed_ms, "pv": self._texts(pv)}
 
-    def _ponder_from_tt(self, Board board, best):
-        cdef TTEntry* entry
-        copy = board.copy()
-        copy.push(best)
-        entry = tt_probe(&self.s.tt, copy.hash)
-        if entry is not NULL and entry.move:
-            reply = move_name(entry.move)
-            if copy.is_legal(reply):
-                return reply
+    def _ponder_from_tt(self, root_moves, best):
+        """The reply the table holds for the position after `best`, if legal."""
+        cdef Move moves[MAX_MOVES]
+        cdef TTEntry entry
+        cdef Move code
+        cdef int n, i
+        texts = self._texts(root_moves)
+        code = root_moves[texts.index(best)]
+        self.ops.copy_state(self.scratch, self.root)
+        self.ops.make(self.scratch, code, 1)
+        if not tt_probe(&self.tt, self.ops.key(self.scratch), &entry):
+            return None
+        n = generate_moves(self.ops, self.scratch, moves, 0)
+        for i in range(n):
+            if moves[i] == entry.move:
+                return self._texts([code, entry.move])[1]
         return None
 
+    # -- perft as a search -----------------------------------------------------
+    def prepare_perft(self, GameBoard board, int depth):
+        """As prepare(), for a perft divide at `depth` that run_perft() does
+        and stop() interrupts."""
+        if self.running:
+            raise RuntimeError("a search is already running")
+        if depth < 1:
+            raise ValueError("perft depth must be >= 1")
+        self._use_game(board.ops)
+        self.ops.copy_state(self.root, board.state)
+        self.max_depth = depth
+        atomic_store_int(&self.control.stop, 0)
+        self.prepared = PREPARED_PERFT
 
-def _encode(str move):
-    return parse_square(move[:2]) | (parse_square(move[2:]) << 8)
+    def run_perft(self, on_move=None):
+        """on_move(move, count) for each root move as it is counted; returns
+        ([(move, count)], finished): a stop() leaves the list partial."""
+        cdef Move moves[MAX_MOVES]
+        cdef uint64_t count
+        cdef int n, i, depth = self.max_depth
+        if self.prepared != PREPARED_PERFT:
+            raise RuntimeError("run_perft() needs prepare_perft() first")
+        self.prepared = 0
+        self.running = True
+        out = []
+        try:
+            n = generate_moves(self.ops, self.root, moves, 0)
+            for i in range(n):
+                text = self._texts([moves[i]])[0]
+                self.ops.make(self.root, moves[i], 1)
+                with nogil:
+                    count = game_perft(self.ops, self.root, depth - 1, &self.control.stop)
+                self.ops.unmake(self.root)
+                if atomic_load_int(&self.control.stop):
+                    return out, False
+                out.append((text, count))
+                if on_move:
+                    on_move(text, count)
+            return out, True
+        finally:
+            self.running = False
 
-
-def evaluate(Board board):
-    """The static evaluation in centipawns, from the side to move."""
-    return evaluate_position(board.position())
-
-
-def static_exchange_at_least(Board board, str move, int threshold=0):
-    """Whether the exchange `move` starts on its target square gains at
-    least `threshold` centipawns (SEE, as the search uses it)."""
-    return bool(see_ge(board.position(), _encode(move), threshold))
+    def perft(self, GameBoard board, int depth, on_move=None):
+        self.prepare_perft(board, depth)
+        return self.run_perft(on_move)

@@ -6,17 +6,25 @@ cdef enum Bound:
     BOUND_LOWER = 2           # score >= true value (failed high)
     BOUND_EXACT = 3
 
-# 16 bytes; four make a 64-byte bucket, one cache line.
+# One entry as the search reads it: a decoded copy, never a pointer into the
+# table (another search thread may be rewriting the slot meanwhile).
 cdef struct TTEntry:
-    uint64_t key              # full key: no false hits worth mentioning
     uint16_t move
     int16_t score             # mate scores relative to this node
     int16_t eval
     uint8_t depth
     uint8_t age_bound         # generation << 2 | bound
 
+# As stored: the entry packed into one 64-bit word, and the key XOR-ed with
+# it. Threads read and write slots without locks; a slot torn by two writers
+# (or read half-written) fails the XOR check and reads as a miss.
+cdef struct TTSlot:
+    uint64_t check            # key ^ data
+    uint64_t data
+
+# Four slots of 16 bytes: one 64-byte cache line.
 cdef struct TTBucket:
-    TTEntry entries[4]
+    TTSlot slots[4]
 
 cdef struct TTable:
     TTBucket* buckets
@@ -28,7 +36,7 @@ cdef int tt_resize(TTable* tt, size_t megabytes) noexcept nogil
 cdef void tt_free(TTable* tt) noexcept nogil
 cdef void tt_clear(TTable* tt) noexcept nogil
 cdef void tt_new_search(TTable* tt) noexcept nogil
-cdef TTEntry* tt_probe(TTable* tt, uint64_t key) noexcept nogil
+cdef int tt_probe(TTable* tt, uint64_t key, TTEntry* out) noexcept nogil
 cdef void tt_store(TTable* tt, uint64_t key, uint16_t move, int score, int eval,
                    int depth, int bound) noexcept nogil
 cdef int tt_hashfull(const TTable* tt) noexcept nogil

@@ -1,10 +1,12 @@
-# The transposition table: buckets of four entries, one cache line each.
+# The transposition table: buckets of four slots, one cache line each,
+# shared by all search threads without locks (see TTSlot in tt.pxd).
 # Replacement keeps deep entries of the current search and evicts the
 # shallowest, preferring entries left over from earlier searches.
 
 from libc.stdint cimport uintptr_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
+from engine.game cimport NO_MOVE
 
 cdef extern from *:
     """
@@ -13,8 +15,28 @@ cdef extern from *:
     static inline uint64_t tt_bucket_index(uint64_t key, uint64_t count) {
         return (uint64_t) (((unsigned __int128) key * count) >> 64);
     }
+    /* Slots are read and written by several threads: relaxed atomic
+       accesses (plain moves on x86-64) keep each 64-bit word whole. */
+    static inline uint64_t tt_load(uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void tt_put(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     """
     uint64_t tt_bucket_index(uint64_t key, uint64_t count) nogil
+    uint64_t tt_load(uint64_t* p) nogil
+    void tt_put(uint64_t* p, uint64_t v) nogil
+
+
+cdef inline uint64_t pack(uint16_t move, int score, int eval, int depth, int age_bound) noexcept nogil:
+    return (<uint64_t> move) | (<uint64_t> <uint16_t> score) << 16 \
+        | (<uint64_t> <uint16_t> eval) << 32 | (<uint64_t> <uint8_t> depth) << 48 \
+        | (<uint64_t> <uint8_t> age_bound) << 56
+
+
+cdef inline void unpack(uint64_t data, TTEntry* e) noexcept nogil:
+    e.move = <uint16_t> data
+    e.score = <int16_t> <uint16_t> (data >> 16)
+    e.eval = <int16_t> <uint16_t> (data >> 32)
+    e.depth = <uint8_t> (data >> 48)
+    e.age_bound = <uint8_t> (data >> 56)
 
 
 cdef int tt_resize(TTable* tt, size_t megabytes) noexcept nogil:
@@ -49,56 +71,61 @@ cdef void tt_new_search(TTable* tt) noexcept nogil:
     tt.generation = (tt.generation + 1) & 63
 
 
-cdef inline TTBucket* bucket_of(TTable* tt, uint64_t key) noexcept nogil:
-    return &tt.buckets[tt_bucket_index(key, tt.count)]
-
-
-cdef TTEntry* tt_probe(TTable* tt, uint64_t key) noexcept nogil:
-    cdef TTBucket* b = bucket_of(tt, key)
+cdef int tt_probe(TTable* tt, uint64_t key, TTEntry* out) noexcept nogil:
+    """Copy the entry for `key` into *out and return 1, or return 0."""
+    cdef TTBucket* b = &tt.buckets[tt_bucket_index(key, tt.count)]
+    cdef uint64_t data
     cdef int i
     for i in range(4):
-        if b.entries[i].key == key and b.entries[i].age_bound & 3:
-            return &b.entries[i]
-    return NULL
+        data = tt_load(&b.slots[i].data)
+        if tt_load(&b.slots[i].check) ^ data == key and (data >> 56) & 3:
+            unpack(data, out)
+            return 1
+    return 0
 
 
 cdef void tt_store(TTable* tt, uint64_t key, uint16_t move, int score, int eval,
                    int depth, int bound) noexcept nogil:
-    cdef TTBucket* b = bucket_of(tt, key)
-    cdef TTEntry* victim = &b.entries[0]
-    cdef TTEntry* e
-    cdef int i, worth, worst = 1 << 30, age
+    cdef TTBucket* b = &tt.buckets[tt_bucket_index(key, tt.count)]
+    cdef TTSlot* victim = &b.slots[0]
+    cdef TTEntry e, old
+    cdef uint64_t data
+    cdef int i, worth, worst = 1 << 30, age, same = 0
     for i in range(4):
-        e = &b.entries[i]
-        if e.key == key or not (e.age_bound & 3):
-            victim = e
+        data = tt_load(&b.slots[i].data)
+        unpack(data, &e)
+        if not (e.age_bound & 3):
+            victim = &b.slots[i]
+            break
+        if tt_load(&b.slots[i].check) ^ data == key:
+            victim = &b.slots[i]
+            old = e
+            same = 1
             break
         # Each generation of age counts as eight plies of depth.
         age = (tt.generation - (e.age_bound >> 2)) & 63
         worth = e.depth - 8 * age
         if worth < worst:
             worst = worth
-            victim = e
-    if victim.key == key and move == 0:
-        move = victim.move            # keep the best move we knew
-    if victim.key == key and bound != BOUND_EXACT and depth + 2 < victim.depth \
-            and (victim.age_bound >> 2) == tt.generation:
-        return                        # a much deeper result of this search
-    victim.key = key
-    victim.move = move
-    victim.score = <int16_t> score
-    victim.eval = <int16_t> eval
-    victim.depth = <uint8_t> (depth if depth > 0 else 0)
-    victim.age_bound = <uint8_t> ((tt.generation << 2) | bound)
+            victim = &b.slots[i]
+    if same:
+        if move == NO_MOVE:
+            move = old.move               # keep the best move we knew
+        if bound != BOUND_EXACT and depth + 2 < old.depth and (old.age_bound >> 2) == tt.generation:
+            return                        # a much deeper result of this search
+    data = pack(move, score, eval, depth if depth > 0 else 0, (tt.generation << 2) | bound)
+    tt_put(&victim.data, data)
+    tt_put(&victim.check, key ^ data)
 
 
 cdef int tt_hashfull(const TTable* tt) noexcept nogil:
     """Permille of sampled entries written by the current search."""
     cdef uint64_t i, n = 250 if tt.count > 250 else tt.count
     cdef int j, used = 0
+    cdef uint8_t age_bound
     for i in range(n):
         for j in range(4):
-            if (tt.buckets[i].entries[j].age_bound & 3) and \
-                    (tt.buckets[i].entries[j].age_bound >> 2) == tt.generation:
+            age_bound = <uint8_t> (tt.buckets[i].slots[j].data >> 56)
+            if (age_bound & 3) and (age_bound >> 2) == tt.generation:
                 used += 1
     return <int> (used * 1000 // (n * 4))

@@ -1,11 +1,15 @@
 # Xiangqi behind the search interface (engine/game.pxd): legal move lists,
-# the incremental evaluation, and the repetition rule.
+# the incremental evaluation, move text, and the repetition rule.
 
 from libc.stdint cimport uint16_t, uint64_t
-from engine.game cimport GameOps, MATE
+from libc.string cimport memcpy
+from engine.game cimport (
+    GameOps, MATE, MAX_MOVES, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE,
+)
 from engine.position cimport (
-    Position, Undo, Move, KIND_OF, EMPTY, side_tag, move_from, move_to,
-    make, unmake, make_null, unmake_null, HORSE, ROOK, CANNON, PAWN,
+    Position, Undo, Move, KIND_OF, EMPTY, XQ_MAX_MOVES, side_tag, move_from, move_to,
+    make_move, square_at, file_of, rank_of, make, unmake, make_null, unmake_null,
+    HORSE, ROOK, CANNON, PAWN,
 )
 from engine.movegen cimport (
     Legality, GenMode, GEN_ALL, GEN_CAPTURES, generate, prepare_legality,
@@ -34,21 +38,40 @@ cdef int ORDER_VALUE[7]
 ORDER_VALUE[:] = [0, 2, 2, 4, 9, 5, 1]
 
 
-cdef int xq_generate(void* state, uint16_t* out, int tactical, int checked) noexcept nogil:
+cdef void xq_copy_state(void* dst, const void* src) noexcept nogil:
+    # The header and the part of the history in use (the rest is garbage).
+    cdef const Position* p = <const Position*> src
+    memcpy(dst, src, sizeof(Position) - sizeof(p.history) + p.ply * sizeof(Undo))
+
+
+cdef int xq_generate(void* state, uint16_t* out, int capacity, int tactical, int checked) noexcept nogil:
+    # Pseudo-legal moves go straight into `out` when it can hold the most a
+    # position can have (the search's buffers can), else through a buffer
+    # of our own; the legal ones are kept, up to `capacity`.
     cdef Position* p = <Position*> state
     cdef Legality lg
-    cdef int n = generate(p, out, GEN_CAPTURES if tactical else GEN_ALL)
+    cdef Move own[XQ_MAX_MOVES]
+    cdef Move* moves = out if capacity >= XQ_MAX_MOVES else own
+    cdef int n = generate(p, moves, GEN_CAPTURES if tactical else GEN_ALL)
     cdef int i, kept = 0
     prepare_legality(p, &lg, checked)
     for i in range(n):
-        if is_legal(p, &lg, out[i]):
-            out[kept] = out[i]
+        if kept < capacity and is_legal(p, &lg, moves[i]):
+            out[kept] = moves[i]
             kept += 1
     return kept
 
 
-cdef void xq_make(void* state, uint16_t move) noexcept nogil:
-    make(<Position*> state, move)
+cdef int xq_make(void* state, uint16_t move, int may_check) noexcept nogil:
+    # Whether the move gave check is recorded with it: the repetition rule
+    # reads it (perpetual check).
+    cdef Position* p = <Position*> state
+    make(p, move)
+    if not may_check:
+        return 0
+    cdef int checked = in_check(p)
+    p.history[p.ply - 1].gives_check = checked
+    return checked
 
 
 cdef void xq_unmake(void* state) noexcept nogil:
@@ -87,11 +110,7 @@ cdef int xq_quick_evaluate(void* state) noexcept nogil:
 
 
 cdef int xq_in_check(void* state) noexcept nogil:
-    cdef Position* p = <Position*> state
-    cdef int checked = in_check(p)
-    if p.ply > 0:
-        p.history[p.ply - 1].gives_check = checked
-    return checked
+    return in_check(<Position*> state)
 
 
 cdef int xq_rule_result(void* state, int ply, int* score) noexcept nogil:
@@ -154,6 +173,49 @@ cdef int xq_see_ge(void* state, uint16_t move, int threshold) noexcept nogil:
     return see_ge(<Position*> state, move, threshold)
 
 
+cdef int xq_move_text(const void* state, uint16_t move, char* out) noexcept nogil:
+    cdef int i, sq
+    for i in range(2):
+        sq = move_from(move) if i == 0 else move_to(move)
+        out[2 * i] = 97 + file_of(sq)
+        out[2 * i + 1] = 48 + rank_of(sq)
+    out[4] = 0
+    return 4
+
+
+cdef int parse_square(const char* text) noexcept nogil:
+    """'e0' -> mailbox square, or -1."""
+    if text[0] < 97 or text[0] > 105 or text[1] < 48 or text[1] > 57:
+        return -1
+    return square_at(text[0] - 97, text[1] - 48)
+
+
+cdef int xq_parse_move(void* state, const char* text, uint16_t* move) noexcept nogil:
+    cdef Position* p = <Position*> state
+    cdef Move moves[XQ_MAX_MOVES]
+    cdef int i, n, frm, to
+    if text[0] == 0 or text[1] == 0 or text[2] == 0 or text[3] == 0 or text[4] != 0:
+        return 0
+    frm = parse_square(text)
+    to = parse_square(text + 2)
+    if frm < 0 or to < 0:
+        return 0
+    n = xq_generate(state, moves, XQ_MAX_MOVES, 0, in_check(p))
+    for i in range(n):
+        if moves[i] == make_move(frm, to):
+            move[0] = moves[i]
+            return 2
+    return 1
+
+
+XIANGQI_OPS.name = b"xiangqi"
+XIANGQI_OPS.state_size = sizeof(Position)
+XIANGQI_OPS.max_moves = XQ_MAX_MOVES
+XIANGQI_OPS.pruning = PRUNE_FORWARD | PRUNE_REDUCTIONS | PRUNE_NULL_MOVE
+XIANGQI_OPS.copy_state = xq_copy_state
+XIANGQI_OPS.move_text = xq_move_text
+XIANGQI_OPS.parse_move = xq_parse_move
+XIANGQI_OPS.order_hint = NULL
 XIANGQI_OPS.generate = xq_generate
 XIANGQI_OPS.make = xq_make
 XIANGQI_OPS.unmake = xq_unmake
@@ -169,3 +231,5 @@ XIANGQI_OPS.no_move_score = xq_no_move_score
 XIANGQI_OPS.may_give_check = xq_may_give_check
 XIANGQI_OPS.capture_value = xq_capture_value
 XIANGQI_OPS.see_ge = xq_see_ge
+
+assert XQ_MAX_MOVES <= MAX_MOVES, "Xiangqi's move lists must fit the search's buffers"

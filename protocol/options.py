@@ -7,8 +7,20 @@ value in place. The engine never sees option names: Hash calls
 `searcher.resize(mb)`, Clear Hash calls `searcher.clear()`, the rest are
 read by the protocol layer when it builds a search.
 """
+import os
 from dataclasses import dataclass, field
 from typing import Callable, Optional
+
+from engine.games import GAMES
+
+
+def default_threads():
+    """1, or TUONG_THREADS from the environment (so that a whole test suite
+    or a deployment can run every engine process with more threads)."""
+    try:
+        return max(1, min(256, int(os.environ.get("TUONG_THREADS", "1"))))
+    except ValueError:
+        return 1
 
 def _q(text):
     """Quote a bad value: short and ASCII."""
@@ -29,6 +41,7 @@ class Option:
     vars: tuple = ()
     ucci: Optional[str] = None       # UCCI spelling (lower case, no spaces), if offered
     on_change: Optional[Callable] = None   # called with the new value (buttons: no argument)
+    refused_while_searching: bool = False  # else setting it stops the search first
     value: object = field(init=False)
 
     def __post_init__(self):
@@ -137,6 +150,11 @@ def engine_options(session):
                on_change=lambda mb: session.searcher.resize(mb)),
         Option("Clear Hash", "button", ucci="clearhash",
                on_change=lambda: session.searcher.clear()),
+        # Search threads (Lazy SMP); the helpers are created here and parked
+        # between searches, so changing the count mid-search is refused.
+        Option("Threads", "spin", default_threads(), 1, 256, ucci="threads",
+               on_change=lambda n: session.searcher.set_threads(n),
+               refused_while_searching=True),
         # Number of principal variations searched and reported (UCI only).
         Option("MultiPV", "spin", 1, 1, 10),
         # Milliseconds a move costs outside the search; timeman keeps it in reserve.
@@ -144,7 +162,9 @@ def engine_options(session):
         # Pondering is driven by the GUI's `go ponder`; the option only
         # tells the GUI we can do it.
         Option("Ponder", "check", False, ucci="ponder"),
-        Option("UCI_Variant", "combo", "xiangqi", vars=("xiangqi",)),
+        # The game: Xiangqi or one of the founding texts' small games.
+        Option("UCI_Variant", "combo", "xiangqi", vars=tuple(GAMES),
+               on_change=lambda name: session.set_game(name)),
         # UCCI: times in `go` are seconds unless the GUI turns this on
         # (UCCI 2.3+ GUIs do, after seeing the option; see protocol/ucci.py).
         Option(None, "check", False, ucci="usemillisec"),

@@ -63,7 +63,7 @@ import threading
 from dataclasses import dataclass
 from typing import Optional
 
-from engine.board import Board
+from engine.games import GAMES
 from protocol.options import engine_options
 
 ECHO_LIMIT = 60         # how much of a bad input is quoted back
@@ -99,13 +99,22 @@ class Output:
 
 @dataclass
 class NoMove:
-    """The result of a search on a position without a legal move."""
+    """The result of a search on a position without a legal move: the game
+    is over, and score/mate say how it ended for the side to move (mate 0:
+    lost; score 0: drawn; a positive score: won)."""
     best: Optional[str] = None
     ponder: Optional[str] = None
     score: Optional[int] = None
     mate: Optional[int] = 0
     depth: int = 0
     nodes: int = 0
+
+    @classmethod
+    def game_over(cls, board):
+        outcome = board.outcome()
+        if outcome is not None and outcome < 0:
+            return cls()
+        return cls(score=0 if not outcome else 1, mate=None)
 
 
 class Session:
@@ -114,7 +123,8 @@ class Session:
     def __init__(self, out=None, searcher=None):
         self.out = out if out is not None else Output()
         self._searcher = searcher
-        self.board = Board()
+        self.game = "xiangqi"
+        self.board = GAMES[self.game]()
         self.options = engine_options(self)
         self.dialect = None
         self.quit = False
@@ -133,13 +143,20 @@ class Session:
         # Imported on first use so `uci`/`ucci`/`xboard` answer at once.
         if self._searcher is None:
             from engine.search import Searcher
-            self._searcher = Searcher(hash_mb=self.options["Hash"])
+            self._searcher = Searcher(hash_mb=self.options["Hash"],
+                                      threads=self.options["Threads"])
         return self._searcher
 
     def new_game(self):
         self.stop_search(discard=True)
         self.searcher.clear()
-        self.board = Board()
+        self.board = GAMES[self.game]()
+
+    def set_game(self, name):
+        """Play another game (UCI_Variant): from its start position."""
+        self.stop_search()
+        self.game = name.lower()
+        self.board = GAMES[self.game]()
 
     # -- the search thread ---------------------------------------------------
     def searching(self):
@@ -154,11 +171,14 @@ class Session:
         on the worker thread with the session lock held -- at the end of the
         search, or, if `hold`, at release() (stop/ponderhit) if that is later.
         limits: depth, nodes, soft_ms, hard_ms, multipv, banned.
+        The search is prepared here, on the caller's thread, so a stop or a
+        ponderhit that comes before the worker starts still applies to it.
         """
         self.stop_search()
         board = board.copy()
-        with self._lock:
-            self._held, self._result, self._on_done = hold, None, on_done
+        over = board.is_game_over()
+        if not over:
+            self.searcher.prepare(board, **limits)
 
         def guarded_info(info):
             try:
@@ -166,17 +186,36 @@ class Session:
             except Exception as err:       # a formatting bug must not kill the search
                 self.error(f"info callback failed: {err!r}")
 
+        def search():
+            if over:
+                return NoMove.game_over(board)
+            return self.searcher.run(on_info=guarded_info)
+
+        def fallback():
+            # Still answer: a GUI waiting for a move must get one.
+            moves = board.legal_moves()
+            return NoMove(best=moves[0] if moves else None, mate=None if moves else 0)
+
+        self._start_worker(search, fallback, on_done, hold)
+
+    def start_perft(self, board, depth, *, on_move, on_done):
+        """`go perft`: a divide on the worker thread, as a search that stop
+        and quit interrupt. on_done((moves, finished))."""
+        self.stop_search()
+        self.searcher.prepare_perft(board, depth)
+        self._start_worker(lambda: self.searcher.run_perft(on_move), lambda: ([], False),
+                           on_done, False)
+
+    def _start_worker(self, work, fallback, on_done, hold):
+        with self._lock:
+            self._held, self._result, self._on_done = hold, None, on_done
+
         def run():
             try:
-                if board.is_game_over():
-                    result = NoMove()
-                else:
-                    result = self.searcher.search(board, on_info=guarded_info, **limits)
+                result = work()
             except Exception as err:
-                # Still answer: a GUI waiting for a move must get one.
                 self.error(f"search failed: {err!r}")
-                moves = board.legal_moves()
-                result = NoMove(best=moves[0] if moves else None, mate=None if moves else 0)
+                result = fallback()
             with self._lock:
                 if self._held:
                     self._result = result
@@ -221,11 +260,11 @@ class Session:
                 self._on_done = None
         self.release()
         thread = self._thread
-        while thread is not None and thread.is_alive():
-            # Repeated because a stop() that lands before the search has
-            # started would be forgotten when it starts.
+        if thread is not None:
+            # The search was prepared before its thread started, so one stop
+            # reaches it whenever it comes.
             self.searcher.stop()
-            thread.join(0.05)
+            thread.join()
         self._thread = None
 
     def after_search(self, callback):
@@ -246,13 +285,14 @@ class Session:
         rest = words[1:]
         cut = rest.index("moves") if "moves" in rest else len(rest)
         fen_words, moves = rest[:cut], rest[cut + 1:]
+        game = GAMES[self.game]
         if words[0] == "startpos":
             if fen_words:
                 return f"position startpos: unexpected {quote(' '.join(fen_words))}"
-            board = Board()
+            board = game()
         elif words[0] == "fen":
             try:
-                board = Board(" ".join(fen_words))
+                board = game(" ".join(fen_words))
             except ValueError as err:
                 return f"bad FEN ({err}); position unchanged"
         else:

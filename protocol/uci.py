@@ -63,6 +63,12 @@ class Uci:
         self.set_option(" ".join(args[1:cut]), " ".join(args[cut + 1:]))
 
     def set_option(self, name, value):
+        try:
+            if self.s.options.find(name).refused_while_searching and self.s.searching():
+                self.error(f"{name} cannot change during a search; option unchanged")
+                return
+        except KeyError:
+            pass                                     # options.set names the problem
         self.s.stop_search()
         try:
             self.s.options.set(name, value)
@@ -82,8 +88,7 @@ class Uci:
             self.out(line)
         self.out(f"Fen: {board.fen()}")
         self.out(f"Key: {board.hash:016X}")
-        self.out(f"Side to move: {'Red' if board.turn == 'w' else 'Black'}"
-                 f"{', in check' if board.in_check() else ''}")
+        self.out(f"Side to move: {board.side_name}{', in check' if board.in_check() else ''}")
 
     # -- searching ----------------------------------------------------------
     def cmd_stop(self, args):
@@ -140,7 +145,9 @@ class Uci:
 
     def bestmove(self, result):
         if result.best is None:
-            self.out("info depth 0 score mate 0")
+            # The game is over: how it ended for the side to move.
+            score = f"mate {result.mate}" if result.mate is not None else f"cp {result.score or 0}"
+            self.out(f"info depth 0 score {score}")
             self.out("bestmove (none)")
         elif result.ponder:
             self.out(f"bestmove {result.best} ponder {result.ponder}")
@@ -151,13 +158,19 @@ class Uci:
         if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= 10:
             self.error("go perft needs a depth from 1 to 10")
             return
-        self.s.stop_search()
-        total = 0
-        for move, count in self.s.board.divide(int(args[0])):
-            self.out(f"{move}: {count}")
-            total += count
-        self.out("")
-        self.out(f"Nodes searched: {total}")
+
+        def done(result):
+            moves, finished = result
+            total = sum(count for _, count in moves)
+            self.out("")
+            if not finished:
+                self.out(f"info string perft stopped: {len(moves)} root moves counted")
+            self.out(f"Nodes searched: {total}")
+
+        # On the search thread, so that stop and quit interrupt it.
+        self.s.start_perft(self.s.board, int(args[0]),
+                           on_move=lambda move, count: self.out(f"{move}: {count}"),
+                           on_done=done)
 
 
 # go's keywords: name -> (kind, lowest value). Times may be negative (a GUI

@@ -16,20 +16,25 @@ FIRST = Board().legal_moves()[0]              # what the fake searcher plays fro
 
 class FakeSearcher:
     """Iterates 'depth' 1, 2, ... every few ms, always preferring the first
-    legal move, until a depth/time limit or stop(). Like the real one, a
-    stop() that arrives before the search starts is forgotten."""
+    legal move, until a depth/time limit or stop(). Like the real one, it is
+    prepared on the caller's thread, so a stop() that arrives before the
+    search starts still ends it."""
 
     def __init__(self):
         self.calls, self.resized, self.cleared, self.limits = [], [], 0, []
         self._stop = threading.Event()
         self.deadline = None
         self.fail = False
+        self.threads = 1
 
     def resize(self, mb):
         self.resized.append(mb)
 
     def clear(self):
         self.cleared += 1
+
+    def set_threads(self, n):
+        self.threads = n
 
     def stop(self):
         self._stop.set()
@@ -38,17 +43,20 @@ class FakeSearcher:
         self.limits.append((soft_ms, hard_ms))
         self.deadline = time.monotonic() + hard_ms / 1000 if hard_ms else None
 
-    def search(self, board, *, depth=None, nodes=None, soft_ms=None, hard_ms=None,
-               multipv=1, banned=(), on_info=None):
+    def prepare(self, board, *, depth=None, nodes=None, soft_ms=None, hard_ms=None,
+                multipv=1, banned=()):
         self.calls.append(dict(depth=depth, nodes=nodes, soft_ms=soft_ms, hard_ms=hard_ms,
                                multipv=multipv, banned=tuple(banned), fen=board.fen()))
-        if self.fail:
-            raise RuntimeError("boom")
         self._stop.clear()
         self.deadline = time.monotonic() + hard_ms / 1000 if hard_ms else None
-        moves = [m for m in board.legal_moves() if m not in banned]
+        self.board, self.banned, self.depth = board, banned, depth
+
+    def run(self, on_info=None):
+        if self.fail:
+            raise RuntimeError("boom")
+        moves = [m for m in self.board.legal_moves() if m not in self.banned]
         d = 0
-        while moves and not self._stop.is_set() and (depth is None or d < depth):
+        while moves and not self._stop.is_set() and (self.depth is None or d < self.depth):
             if self.deadline and time.monotonic() > self.deadline:
                 break
             d += 1
@@ -58,6 +66,19 @@ class FakeSearcher:
             time.sleep(0.003)
         return SimpleNamespace(best=moves[0] if moves else None,
                                ponder=None, score=7, mate=None, depth=d, nodes=10 * d)
+
+    def prepare_perft(self, board, depth):
+        self._stop.clear()
+        self.board, self.depth = board, depth
+
+    def run_perft(self, on_move):
+        out = []
+        for move, count in self.board.divide(self.depth):
+            if self._stop.is_set():
+                return out, False
+            out.append((move, count))
+            on_move(move, count)
+        return out, True
 
 
 class Lines(list):
@@ -250,6 +271,7 @@ def test_a_failing_search_still_answers_with_a_legal_move(make):
 
 def test_go_perft_and_d(make):
     _, out, _ = make("uci", "go perft 2", "d")
+    assert out.wait_for(lambda line: line.startswith("Nodes searched"))
     assert len([line for line in out if line[:4] in Board().legal_moves()]) == 44
     assert "Nodes searched: 1920" in out
     assert f"Fen: {Board().fen()}" in out

@@ -7,7 +7,8 @@ import time
 import pytest
 
 from engine.board import START_FEN, Board
-from engine.search import Searcher, evaluate
+from engine.board import evaluate
+from engine.search import Searcher
 
 # Mate positions found by random playouts and kept only where Fairy-Stockfish
 # (go depth 16) reports the same `score mate N` independently.

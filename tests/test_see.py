@@ -4,7 +4,7 @@ take last. SEE(move) is found as the largest threshold it accepts."""
 import pytest
 
 from engine.board import Board
-from engine.search import static_exchange_at_least
+from engine.board import static_exchange_at_least
 
 KINGS = {"e9": "k", "d0": "K"}
 

@@ -1,0 +1,13 @@
+"""The games the engine plays, by the name UCI_Variant gives them. Each is
+a GameBoard subclass: Board(fen=None) starts from its start position."""
+from engine.board import Board
+
+GAMES = {"xiangqi": Board}
+
+
+def board_class(name):
+    """The board class of a game; KeyError naming the choices."""
+    try:
+        return GAMES[name.lower()]
+    except KeyError:
+        raise KeyError(f"no game {name!r}: choose from {', '.join(GAMES)}") from None
