@@ -128,8 +128,8 @@ cdef class Board(GameBoard):
         capture) with the same side to move; 0 if it has and that is a draw;
         1 if it has and the opponent checked on every move of the cycle
         while we did not (the perpetual checker loses); -1 the other way."""
-        cdef int score = 0
-        if not xq_rule_result(self.pos, 1, &score):
+        cdef int score = 0, back = 0
+        if not xq_rule_result(self.pos, 1, &score, &back):
             return None
         return (score > 0) - (score < 0)
 

@@ -73,8 +73,11 @@ cdef struct GameOps:
     int (*may_give_check)(void* state, Move move) noexcept nogil
     # An outcome fixed by the rules at this node (a repetition, a completed
     # line, the end of the game...): returns 1 and sets *score, or returns 0.
-    # `ply` is the distance from the root of the search.
-    int (*rule_result)(void* state, int ply, int* score) noexcept nogil
+    # `ply` is the distance from the root of the search. *back is how many
+    # plies back the result looked (a repetition: to the earlier occurrence;
+    # 0 for a result of this position alone): the search does not store in
+    # its table what depends on the path above a node.
+    int (*rule_result)(void* state, int ply, int* score, int* back) noexcept nogil
     # The score of the side to move when it has no legal move.
     int (*no_move_score)(void* state, int ply) noexcept nogil
     # Optional (NULL: no captures). Ordering key of a capture (MVV-LVA

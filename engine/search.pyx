@@ -161,6 +161,7 @@ cdef struct SearchState:
     Control* control
     Pool* pool
     int id                       # 0: the main worker
+    int generation               # a helper's first: Pool.generation when it was created
     # The game's switches, read once (engine/game.pxd).
     int forward_pruning
     int reductions
@@ -168,6 +169,10 @@ cdef struct SearchState:
     int checks
     int captures
     uint64_t nodes               # written by this worker only, read by any (atomic)
+    # The lowest ply of a position that a result in the subtree being
+    # searched depended on (a repetition reaching back to it), MAX_PLY for
+    # none: a node below that ply cannot store its score in the table.
+    int path_dep
     int aborted                  # this worker has stopped for good
     int abortable                # the main worker completes depth 1: a move exists
     int seldepth
@@ -304,10 +309,36 @@ cdef inline int quiet_order(SearchState* s, Move move) noexcept nogil:
     return score
 
 
-cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
+cdef inline void note_rule_result(SearchState* s, int ply, int back) noexcept nogil:
+    if back and ply - back < s.path_dep:
+        s.path_dep = ply - back
+
+
+cdef inline int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
+    # Path dependence is gathered per subtree (see SearchState.path_dep).
+    cdef int saved = s.path_dep, score
+    s.path_dep = MAX_PLY
+    score = qsearch_node(s, alpha, beta, ply, in_check)
+    if saved < s.path_dep:
+        s.path_dep = saved
+    return score
+
+
+cdef inline int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
+                    int in_check, int after_null) noexcept nogil:
+    cdef int saved = s.path_dep, score
+    s.path_dep = MAX_PLY
+    score = pvs_node(s, alpha, beta, depth, ply, in_check, after_null)
+    if saved < s.path_dep:
+        s.path_dep = saved
+    return score
+
+
+cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
     cdef Move moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
-    cdef int n, i, score, best, rule_score, gives, tt_score, bound, static_eval = -INFINITE
+    cdef int n, i, score, best, rule_score, back = 0, gives, tt_score, bound
+    cdef int static_eval = -INFINITE
     cdef int pv_node = beta - alpha > 1, old_alpha = alpha, found
     cdef Move tt_move = NO_MOVE, best_move = NO_MOVE
     cdef uint64_t key
@@ -319,7 +350,8 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
         return 0
     if ply > s.seldepth:
         s.seldepth = ply
-    if s.ops.rule_result(g, ply, &rule_score):
+    if s.ops.rule_result(g, ply, &rule_score, &back):
+        note_rule_result(s, ply, back)
         return rule_score
     if ply >= MAX_PLY - 1:
         return s.ops.evaluate(g)
@@ -380,20 +412,21 @@ cdef int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noe
                 update_pv(s, ply, moves[i])
                 if score >= beta:
                     break
-    bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > old_alpha and pv_node
-                                               else BOUND_UPPER)
-    tt_store(s.tt, key, best_move, score_to_tt(best, ply), static_eval, 0, bound)
+    if s.path_dep >= ply:
+        bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > old_alpha and pv_node
+                                                   else BOUND_UPPER)
+        tt_store(s.tt, key, best_move, score_to_tt(best, ply), static_eval, 0, bound)
     return best
 
 
-cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
-             int in_check, int after_null) noexcept nogil:
+cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
+                  int in_check, int after_null) noexcept nogil:
     """NegaScout, fail-soft: returns a score that is exact inside (alpha,
     beta), an upper bound at or below alpha, a lower bound at or above beta."""
     cdef Move moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
     cdef void* g = s.game
-    cdef int n, i, score, best, rule_score, searched = 0, gives, new_depth
+    cdef int n, i, score, best, rule_score, back = 0, searched = 0, gives, new_depth
     cdef int reduction, bound, static_eval, tt_score, quiet, late_quiet, captures
     cdef int n_quiets = 0, j, prune_quiets, futile, prunable, improving, extend, order
     cdef int sorted_from, found
@@ -414,7 +447,8 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
 
     # Step 1. Rules, the ply limit and mate distance (not at the root).
     if ply > 0:
-        if s.ops.rule_result(g, ply, &rule_score):
+        if s.ops.rule_result(g, ply, &rule_score, &back):
+            note_rule_result(s, ply, back)
             return rule_score
         if ply >= MAX_PLY - 1:
             return s.ops.evaluate(g)
@@ -608,8 +642,9 @@ cdef int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
     if searched == 0:
         return -INFINITE                        # every root move excluded
 
-    # Step 8. Remember the result (not for a root with moves left out).
-    if not (ply == 0 and s.n_excluded):
+    # Step 8. Remember the result (not for a root with moves left out, nor
+    # one that rests on a repetition reaching above this node).
+    if not (ply == 0 and s.n_excluded) and s.path_dep >= ply:
         bound = BOUND_LOWER if best >= beta else (
             BOUND_EXACT if best_move != NO_MOVE else BOUND_UPPER)
         tt_store(s.tt, key, best_move if best_move != NO_MOVE else tt_move,
@@ -670,7 +705,7 @@ cdef void* helper_main(void* arg) noexcept nogil:
     stopped, report idle, park again; leave when the pool is closing."""
     cdef SearchState* s = <SearchState*> arg
     cdef Pool* pool = s.pool
-    cdef int seen = 0
+    cdef int seen = s.generation        # the searches before this thread began
     pthread_mutex_lock(&pool.lock)
     while True:
         while pool.generation == seen and not pool.exiting:
@@ -810,6 +845,7 @@ cdef class Searcher:
             workers[i].tt = &self.tt
             workers[i].control = &self.control
             workers[i].pool = &self.pool
+            workers[i].generation = self.pool.generation
             counts[i] = &workers[i].nodes
             clear_heuristics(workers[i])
         self.pool.exiting = 0
@@ -971,6 +1007,7 @@ cdef class Searcher:
         s.aborted = 0
         s.abortable = s.id > 0          # the main worker always finishes depth 1
         s.completed_depth = 0
+        s.path_dep = MAX_PLY
         memset(s.killers, 0xFF, sizeof(s.killers))
 
     def _run(self, on_info):

@@ -113,7 +113,7 @@ cdef int xq_in_check(void* state) noexcept nogil:
     return in_check(<Position*> state)
 
 
-cdef int xq_rule_result(void* state, int ply, int* score) noexcept nogil:
+cdef int xq_rule_result(void* state, int ply, int* score, int* cycle) noexcept nogil:
     """Repetition. Walk back through reversible moves (a capture or a null
     move ends the walk) to an earlier occurrence of this position with the
     same side to move. If one side gave check with every move of the cycle
@@ -132,6 +132,7 @@ cdef int xq_rule_result(void* state, int ply, int* score) noexcept nogil:
         else:
             we_always_check &= u.gives_check
             if u.key == p.key:
+                cycle[0] = back
                 if they_always_check and not we_always_check:
                     score[0] = MATE - ply
                 elif we_always_check and not they_always_check:
