@@ -69,7 +69,7 @@ class FakeSearcher:
 
     def prepare_perft(self, board, depth):
         self._stop.clear()
-        self.board, self.depth = board, depth
+        self.board, self.depth = board.copy(), depth
 
     def run_perft(self, on_move):
         out = []
