@@ -412,10 +412,12 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
                 update_pv(s, ply, moves[i])
                 if score >= beta:
                     break
-    if s.path_dep >= ply:
+    if s.path_dep < ply:
+        bound = BOUND_NONE              # a score that rests on the path: keep the move only
+    else:
         bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > old_alpha and pv_node
                                                    else BOUND_UPPER)
-        tt_store(s.tt, key, best_move, score_to_tt(best, ply), static_eval, 0, bound)
+    tt_store(s.tt, key, best_move, score_to_tt(best, ply), static_eval, 0, bound)
     return best
 
 
@@ -642,13 +644,17 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     if searched == 0:
         return -INFINITE                        # every root move excluded
 
-    # Step 8. Remember the result (not for a root with moves left out, nor
-    # one that rests on a repetition reaching above this node).
-    if not (ply == 0 and s.n_excluded) and s.path_dep >= ply:
-        bound = BOUND_LOWER if best >= beta else (
-            BOUND_EXACT if best_move != NO_MOVE else BOUND_UPPER)
+    # Step 8. Remember the result (not for a root with moves left out). A
+    # score that rests on a repetition reaching above this node depends on
+    # the path here: only the move is kept.
+    if not (ply == 0 and s.n_excluded):
+        if s.path_dep < ply:
+            bound = BOUND_NONE
+        else:
+            bound = BOUND_LOWER if best >= beta else (
+                BOUND_EXACT if best_move != NO_MOVE else BOUND_UPPER)
         tt_store(s.tt, key, best_move if best_move != NO_MOVE else tt_move,
-                 score_to_tt(best, ply), static_eval, depth, bound)
+                 score_to_tt(best, ply), static_eval, depth if bound else 0, bound)
     return best
 
 

@@ -1,7 +1,7 @@
 from libc.stdint cimport uint8_t, uint16_t, int16_t, uint64_t
 
 cdef enum Bound:
-    BOUND_NONE = 0
+    BOUND_NONE = 0            # no score: the entry keeps a move (and eval) only
     BOUND_UPPER = 1           # score <= true value (failed low)
     BOUND_LOWER = 2           # score >= true value (failed high)
     BOUND_EXACT = 3

@@ -78,7 +78,8 @@ cdef int tt_probe(TTable* tt, uint64_t key, TTEntry* out) noexcept nogil:
     cdef int i
     for i in range(4):
         data = tt_load(&b.slots[i].data)
-        if tt_load(&b.slots[i].check) ^ data == key and (data >> 56) & 3:
+        # data 0 is an empty slot; an entry with BOUND_NONE holds a move only.
+        if data and tt_load(&b.slots[i].check) ^ data == key:
             unpack(data, out)
             return 1
     return 0
@@ -91,20 +92,22 @@ cdef void tt_store(TTable* tt, uint64_t key, uint16_t move, int score, int eval,
     cdef TTEntry e, old
     cdef uint64_t data
     cdef int i, worth, worst = 1 << 30, age, same = 0
+    # The slot of the same key; else the first empty one (or one holding a
+    # move only); else the least worth keeping.
     for i in range(4):
         data = tt_load(&b.slots[i].data)
         unpack(data, &e)
-        if not (e.age_bound & 3):
-            victim = &b.slots[i]
-            break
-        if tt_load(&b.slots[i].check) ^ data == key:
+        if data and tt_load(&b.slots[i].check) ^ data == key:
             victim = &b.slots[i]
             old = e
             same = 1
             break
-        # Each generation of age counts as eight plies of depth.
-        age = (tt.generation - (e.age_bound >> 2)) & 63
-        worth = e.depth - 8 * age
+        if not (e.age_bound & 3):
+            worth = -(1 << 29)
+        else:
+            # Each generation of age counts as eight plies of depth.
+            age = (tt.generation - (e.age_bound >> 2)) & 63
+            worth = e.depth - 8 * age
         if worth < worst:
             worst = worth
             victim = &b.slots[i]
