@@ -11,6 +11,12 @@ cdef extern from *:
     int load_flag(const int* p) nogil
 
 
+# For Python: scores at or beyond MATE_SCORE_BOUND are mates, MATE_SCORE - n
+# being a mate in n plies.
+MATE_SCORE = MATE
+MATE_SCORE_BOUND = MATE_BOUND
+
+
 cdef int generate_moves(const GameOps* ops, void* state, Move* out, int tactical) noexcept nogil:
     """All legal moves (or the tactical ones) of the side to move."""
     cdef int checked = ops.in_check(state) if ops.in_check is not NULL else 0

@@ -26,7 +26,8 @@ from engine.game cimport (
 )
 from engine.tt cimport (
     TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_new_search, tt_probe,
-    tt_store, tt_hashfull, BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT,
+    tt_store, tt_hashfull, score_to_tt, score_from_tt, BOUND_NONE, BOUND_UPPER, BOUND_LOWER,
+    BOUND_EXACT,
 )
 
 cdef extern from *:
@@ -194,23 +195,6 @@ cdef long long now_ns() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return <long long> ts.tv_sec * 1000000000 + ts.tv_nsec
-
-
-cdef inline int score_to_tt(int score, int ply) noexcept nogil:
-    # Mate scores are stored as distance from this node, not from the root.
-    if score >= MATE_BOUND:
-        return score + ply
-    if score <= -MATE_BOUND:
-        return score - ply
-    return score
-
-
-cdef inline int score_from_tt(int score, int ply) noexcept nogil:
-    if score >= MATE_BOUND:
-        return score - ply
-    if score <= -MATE_BOUND:
-        return score + ply
-    return score
 
 
 cdef uint64_t total_nodes(Control* c) noexcept nogil:

@@ -1,4 +1,5 @@
 from libc.stdint cimport uint8_t, uint16_t, int16_t, uint64_t
+from engine.game cimport MATE_BOUND
 
 cdef enum Bound:
     BOUND_NONE = 0            # no score: the entry keeps a move (and eval) only
@@ -40,3 +41,20 @@ cdef int tt_probe(TTable* tt, uint64_t key, TTEntry* out) noexcept nogil
 cdef void tt_store(TTable* tt, uint64_t key, uint16_t move, int score, int eval,
                    int depth, int bound) noexcept nogil
 cdef int tt_hashfull(const TTable* tt) noexcept nogil
+
+
+cdef inline int score_to_tt(int score, int ply) noexcept nogil:
+    # Mate scores are stored as distance from this node, not from the root.
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+cdef inline int score_from_tt(int score, int ply) noexcept nogil:
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score

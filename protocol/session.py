@@ -339,7 +339,21 @@ class Session:
                 self.handle_line(raw.decode("utf-8", errors="replace"))
                 if self.quit:
                     break
+            else:
+                self.end_of_input()
         except KeyboardInterrupt:
             pass
         finally:
             self.stop_search(discard=True)
+
+    def end_of_input(self):
+        """End of input is `quit` once the work asked for is done: a script
+        that pipes `go depth 10` and closes its input still gets its
+        bestmove. A search with no end of its own (infinite, ponder) is
+        stopped, and still answers."""
+        thread = self._thread
+        with self._lock:
+            held = self._held
+        if thread is not None and not held:
+            thread.join()
+        self.stop_search()
