@@ -147,7 +147,9 @@ def test_options_are_listed_once_in_uci_style(make):
     options = out.starting("option name ")
     assert "option name Hash type spin default 16 min 1 max 4096" in options
     assert "option name Clear Hash type button" in options
-    assert "option name UCI_Variant type combo default xiangqi var xiangqi" in options
+    assert ("option name UCI_Variant type combo default xiangqi var xiangqi var tictactoe "
+            "var dodgem var queens") in options
+    assert "option name Threads type spin default 1 min 1 max 256" in options
     assert not any("usemillisec" in line for line in options)      # UCCI only
     assert out[-1] == "uciok"
 
