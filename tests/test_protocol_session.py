@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from engine.board import Board
+from protocol.options import default_threads
 from protocol.session import Session
 
 MATED = "9/4a4/3k5/9/9/9/9/5C3/4K4/3R5 b"    # Black to move has no legal move
@@ -149,7 +150,7 @@ def test_options_are_listed_once_in_uci_style(make):
     assert "option name Clear Hash type button" in options
     assert ("option name UCI_Variant type combo default xiangqi var xiangqi var tictactoe "
             "var dodgem var queens") in options
-    assert "option name Threads type spin default 1 min 1 max 256" in options
+    assert f"option name Threads type spin default {default_threads()} min 1 max 256" in options
     assert not any("usemillisec" in line for line in options)      # UCCI only
     assert out[-1] == "uciok"
 
