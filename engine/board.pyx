@@ -1,7 +1,7 @@
 # The Python face of the position: FEN in and out, move strings, push/pop,
 # queries. Checks happen here with the GIL; the C core assumes valid input.
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint16_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from engine.position cimport (
@@ -12,7 +12,11 @@ from engine.position cimport (
 )
 from engine.movegen cimport is_attacked, perft
 from engine.game cimport GameBoard
-from engine.xiangqi cimport XIANGQI_OPS, xq_rule_result
+from engine.xiangqi cimport XIANGQI_OPS
+from engine.repetition cimport (
+    Verdict, find_cycle, judge, chase_pairs, RULES_ASIAN, RULES_CHECK_ONLY, VERDICT_DRAW,
+    VERDICT_PERPETUAL_CHECK, VERDICT_PERPETUAL_CHASE,
+)
 from engine.evaluate cimport evaluate as evaluate_position
 from engine.see cimport see_ge
 
@@ -88,6 +92,7 @@ cdef class Board(GameBoard):
             raise MemoryError()
         try:
             _parse_fen(p, fen)
+            p.rules = self.pos.rules
             memcpy(self.pos, p, sizeof(Position) - sizeof(p.history))
             self.pos.ply = 0
             self.moves = []
@@ -122,16 +127,69 @@ cdef class Board(GameBoard):
             raise ValueError("game too long: the history is full")
 
     # -- queries -----------------------------------------------------------
+    @property
+    def rules(self):
+        """The repetition rules: 'asian' (perpetual check, then perpetual
+        chase, loses) or 'check-only' (perpetual check loses, any other
+        repetition draws)."""
+        return RULE_NAMES[self.pos.rules]
+
+    @rules.setter
+    def rules(self, name):
+        if name not in RULE_NAMES:
+            raise ValueError(f"repetition rules must be one of {', '.join(RULE_NAMES)}, "
+                             f"not {name!r}")
+        self.pos.rules = RULE_NAMES.index(name)
+
     def repetition(self):
-        """The repetition verdict for the side to move, as the search sees it:
-        None if this position has not occurred before (since the last
-        capture) with the same side to move; 0 if it has and that is a draw;
-        1 if it has and the opponent checked on every move of the cycle
-        while we did not (the perpetual checker loses); -1 the other way."""
-        cdef int score = 0, back = 0
-        if not xq_rule_result(self.pos, 1, &score, &back):
+        """The verdict the search gives this position if it has occurred
+        before (since the last capture) with the same side to move: None if
+        it has not; 0 a draw; 1 the side to move wins (the other side
+        checked or chased perpetually); -1 it loses."""
+        cdef Verdict verdict
+        cdef int cycle = find_cycle(self.pos, self.pos.ply + 1)
+        if cycle == 0:
             return None
-        return (score > 0) - (score < 0)
+        judge(self.pos, cycle, &verdict)
+        return 0 if verdict.loser < 0 else (-1 if verdict.loser == self.pos.side else 1)
+
+    def chases(self, side=None):
+        """The pieces `side` ('w' or 'b', default the side to move) chases
+        here, as the repetition rules define it (whether the attack is new
+        aside): sorted (attacker square, victim square) pairs."""
+        cdef uint16_t pairs[16]
+        cdef int who = self.pos.side if side is None else (RED if side in ("w", "r") else BLACK)
+        chase_pairs(self.pos, who, pairs)
+        out = []
+        for a in range(16):
+            for v in range(16):
+                if (pairs[a] >> v) & 1:
+                    out.append((square_name(self.pos.square[(RED_TAG << who) + a]),
+                                square_name(self.pos.square[(RED_TAG << (who ^ 1)) + v])))
+        return sorted(out)
+
+    def repetition_verdict(self):
+        """How the game ends if this position is the third occurrence of a
+        position (since the last capture, same side to move), judged on the
+        moves since its first: None if it is not; else a dict with result
+        ('1-0', '0-1', '1/2-1/2'), rule ('repetition', 'perpetual check',
+        'perpetual chase') and a sentence saying why."""
+        cdef Verdict verdict
+        cdef int cycle = find_cycle(self.pos, 0)
+        if cycle == 0:
+            return None
+        judge(self.pos, cycle, &verdict)
+        if verdict.loser < 0:
+            return {"result": "1/2-1/2", "rule": "repetition", "reason": "Draw by repetition"}
+        loser = "Red" if verdict.loser == RED else "Black"
+        result = "0-1" if verdict.loser == RED else "1-0"
+        if verdict.rule == VERDICT_PERPETUAL_CHECK:
+            return {"result": result, "rule": "perpetual check",
+                    "reason": f"{loser} loses by perpetual check"}
+        return {"result": result, "rule": "perpetual chase",
+                "reason": f"{loser} loses by perpetual chase: the "
+                          f"{_piece_name(self.pos, verdict.attacker)} chased the "
+                          f"{_piece_name(self.pos, verdict.victim)}"}
 
     def gives_check(self, int index=-1):
         """Whether the move at move_stack[index] gave check."""
@@ -182,6 +240,14 @@ cdef class Board(GameBoard):
             lines.append(f"{r} " + " ".join(row))
         lines.append("  a b c d e f g h i")
         return "\n".join(lines)
+
+
+RULE_NAMES = ("asian", "check-only")     # by Position.rules: RULES_ASIAN, RULES_CHECK_ONLY
+
+
+cdef str _piece_name(Position* p, int piece):
+    """'horse on c6' for a piece id."""
+    return f"{_NAMES[KIND_OF[piece] % 7]} on {square_name(p.square[piece])}"
 
 
 def evaluate(Board board):

@@ -22,6 +22,12 @@ cdef enum:
     MATE = 30000
     MAX_PLY = 128
     MATE_BOUND = MATE - MAX_PLY     # |score| above this is a forced result
+    # A win or loss by a rule that rests on the path (perpetual check or
+    # chase at a repetition) scores RULE_WIN - ply: below every mate, above
+    # every evaluation. It is never shown as a mate nor ends the search as
+    # one would: repeating once in the search is not yet the game's verdict.
+    RULE_WIN = MATE_BOUND - 1
+    RULE_BOUND = MATE_BOUND - MAX_PLY
     INFINITE = 32000
 
 # What the search may do in a game's tree (GameOps.pruning). Each is sound

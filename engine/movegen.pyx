@@ -9,8 +9,6 @@ from engine.position cimport (
     move_to, rank_of, file_of, make, unmake, ORTH, DIAG_V, DIAG_H, HORSE_LEG, HORSE_JUMP,
 )
 
-cdef uint8_t IN_PALACE[256]
-cdef uint8_t IN_HALF[2][256]     # IN_HALF[side][sq]: on that side's bank
 
 
 cdef void init_geometry():

@@ -70,6 +70,7 @@ cdef struct Position:
     int side                  # RED or BLACK to move
     uint64_t key
     int32_t score             # material + piece-square, from Red's view
+    int rules                 # repetition rules (engine/repetition.pxd): RULES_ASIAN...
     int ply                   # entries used in history
     Undo history[MAX_HISTORY]
 

@@ -22,6 +22,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine.game cimport (
     GameOps, GameBoard, Move, NO_MOVE, MAX_MOVES, MOVE_TEXT_SIZE, MATE, MAX_PLY, MATE_BOUND,
+    RULE_BOUND,
     INFINITE, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE, generate_moves, game_perft,
 )
 from engine.tt cimport (
@@ -487,7 +488,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             if s.aborted:
                 return 0
             if score >= beta:
-                return beta if score >= MATE_BOUND else score
+                return beta if score >= RULE_BOUND else score     # no unproven wins
 
     # Step 5. Without a hash move to try first this node is likely to cost
     # more than it is worth at full depth (internal iterative reduction;
@@ -551,7 +552,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         else:
             quiet = SCORE_QUIET_FLOOR < order < SCORE_CAPTURE
         late_quiet = quiet and order < SCORE_COUNTER
-        prunable = late_quiet and searched > 0 and best > -MATE_BOUND and (
+        prunable = late_quiet and searched > 0 and best > -RULE_BOUND and (
             futile or (prune_quiets and depth <= LMP_MAX_DEPTH
                        and searched >= (3 + 2 * depth * depth) * (2 + improving) // 3))
         gives = may_give_check(s, move)
@@ -560,7 +561,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         # Captures that lose material in the exchange they start, near the
         # leaves (only those already found to lose: the others gain).
         if s.forward_pruning and ply > 0 and not in_check and searched > 0 \
-                and best > -MATE_BOUND and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
+                and best > -RULE_BOUND and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
                 and not see_ge(s, move, -SEE_MARGIN * depth):
             if not gives:
                 continue
@@ -683,7 +684,7 @@ cdef void helper_search(SearchState* s) noexcept nogil:
         if ((d + SKIP_PHASE[skip]) // SKIP_SIZE[skip]) % 2:
             continue
         s.seldepth = 0
-        score = aspiration(s, d, score, d >= ASPIRATION_DEPTH and -MATE_BOUND < score < MATE_BOUND,
+        score = aspiration(s, d, score, d >= ASPIRATION_DEPTH and -RULE_BOUND < score < RULE_BOUND,
                            in_check)
         if s.aborted:
             return
@@ -1026,7 +1027,7 @@ cdef class Searcher:
                 self._exclude(s, self.banned_codes + [l[1][0] for l in new_lines])
                 s.root_best = NO_MOVE
                 prev = lines[line][0] if line < len(lines) else 0
-                use_window = d >= ASPIRATION_DEPTH and line < len(lines) and abs(prev) < MATE_BOUND
+                use_window = d >= ASPIRATION_DEPTH and line < len(lines) and abs(prev) < RULE_BOUND
                 score = self._iterate(d, line, prev, use_window, in_check, on_info)
                 if s.aborted:
                     # Keep a root move that this iteration already proved

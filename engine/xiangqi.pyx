@@ -3,8 +3,9 @@
 
 from libc.stdint cimport uint16_t, uint64_t
 from libc.string cimport memcpy
+from engine.repetition cimport Verdict, find_cycle, judge
 from engine.game cimport (
-    GameOps, MATE, MAX_MOVES, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE,
+    GameOps, MATE, RULE_WIN, MAX_MOVES, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE,
 )
 from engine.position cimport (
     Position, Undo, Move, KIND_OF, EMPTY, XQ_MAX_MOVES, side_tag, move_from, move_to,
@@ -114,33 +115,24 @@ cdef int xq_in_check(void* state) noexcept nogil:
 
 
 cdef int xq_rule_result(void* state, int ply, int* score, int* cycle) noexcept nogil:
-    """Repetition. Walk back through reversible moves (a capture or a null
-    move ends the walk) to an earlier occurrence of this position with the
-    same side to move. If one side gave check with every move of the cycle
-    and the other did not, the checker loses; any other repetition draws."""
+    """Repetition (engine/repetition.pyx): within the search a position
+    repeated once is judged; one that reaches back to the root or before it
+    needs a third occurrence. A win or loss by the rules scores in the rule
+    band below mates; any other repetition draws."""
     cdef Position* p = <Position*> state
-    cdef int j, back
-    cdef int they_always_check = 1, we_always_check = 1
-    cdef Undo* u
-    for j in range(p.ply - 1, -1, -1):
-        u = &p.history[j]
-        if u.move == 0 or u.captured:
-            return 0
-        back = p.ply - j            # moves since (and including) move j
-        if back & 1:
-            they_always_check &= u.gives_check
-        else:
-            we_always_check &= u.gives_check
-            if u.key == p.key:
-                cycle[0] = back
-                if they_always_check and not we_always_check:
-                    score[0] = MATE - ply
-                elif we_always_check and not they_always_check:
-                    score[0] = -(MATE - ply)
-                else:
-                    score[0] = 0
-                return 1
-    return 0
+    cdef Verdict verdict
+    cdef int plies = find_cycle(p, ply)
+    if plies == 0:
+        return 0
+    judge(p, plies, &verdict)
+    cycle[0] = plies
+    if verdict.loser < 0:
+        score[0] = 0
+    elif verdict.loser == p.side:
+        score[0] = -(RULE_WIN - ply)
+    else:
+        score[0] = RULE_WIN - ply
+    return 1
 
 
 cdef int xq_no_move_score(void* state, int ply) noexcept nogil:
