@@ -52,6 +52,9 @@ cdef int DIRECTIONS[8]
 DIRECTIONS[:] = [1, -1, WIDTH, -WIDTH, WIDTH + 1, WIDTH - 1, -WIDTH + 1, -WIDTH - 1]
 cdef uint64_t ZOBRIST[CELLS][4]  # by cell and content - QUEEN
 cdef uint64_t ZOBRIST_SIDE
+# Stones, the ring outside the board included: positions of different
+# layouts or sizes must not share keys (the table outlives a position).
+cdef uint64_t ZOBRIST_STONE[CELLS]
 
 
 cdef void init_keys():
@@ -62,6 +65,8 @@ cdef void init_keys():
         for k in range(4):
             ZOBRIST[c][k] = splitmix64(&seed)
     ZOBRIST_SIDE = splitmix64(&seed)
+    for c in range(CELLS):
+        ZOBRIST_STONE[c] = splitmix64(&seed)
 
 
 init_keys()
@@ -292,6 +297,9 @@ cdef class QueensBoard(GameBoard):
                 q.claimed[content & 1] += 1
             elif content == EMPTY:
                 q.free += 1
+        for c in range(CELLS):
+            if q.cell[c] == STONE:
+                q.key ^= ZOBRIST_STONE[c]
         self.moves = []
 
     def fen(self):
