@@ -228,8 +228,9 @@ _LETTER = {EMPTY: None, STONE: "*", QUEEN: "Q", QUEEN + 1: "q", CLAIM: "X", CLAI
 
 def _check_claims(cells, n):
     """ValueError unless the claims could come from the queens: no empty
-    cell on a queen's open line, and every claimed cell on an open line of
-    one of its owner's queens."""
+    cell on a queen's open line, no queen on another's (the first placed
+    would have claimed the other's cell), and every claimed cell on an open
+    line of one of its owner's queens."""
     owners = {}
     for (f, r), content in cells.items():
         if content in (QUEEN, QUEEN + 1):
@@ -242,6 +243,9 @@ def _check_claims(cells, n):
         where = "abcdefghijklmno"[f] + str(r + 1)
         if content == EMPTY and (f, r) in owners:
             raise ValueError(f"queens FEN: {where} is empty on a queen's line (it would be claimed)")
+        if content in (QUEEN, QUEEN + 1) and (f, r) in owners:
+            raise ValueError(f"queens FEN: the queen on {where} stands on another queen's line "
+                             "(the first placed would have claimed the other's cell)")
         if content in (CLAIM, CLAIM + 1) and (content & 1) not in owners.get((f, r), ()):
             raise ValueError(f"queens FEN: {where} is claimed by a player none of whose "
                              "queens reaches it")
