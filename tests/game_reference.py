@@ -56,14 +56,28 @@ def fen_rows(cells, width):
     return "/".join(rows)
 
 
+@functools.lru_cache(maxsize=None)
 def perft(game, pos, depth):
-    """Brute-force leaf count of the move tree."""
+    """Brute-force leaf count of the move tree (memoised on the position:
+    each distinct subtree is counted once)."""
     if depth == 0:
         return 1
     children = game.moves(pos)
     if depth == 1:
         return len(children)
     return sum(perft(game, child, depth - 1) for child in children.values())
+
+
+def reachable(game, roots):
+    """Every position reachable from `roots`, ends of the game included."""
+    seen, todo = set(), list(roots)
+    while todo:
+        pos = todo.pop()
+        if pos in seen:
+            continue
+        seen.add(pos)
+        todo.extend(game.moves(pos).values())
+    return seen
 
 
 def random_position(game, rng, plies, start=None):
@@ -80,23 +94,33 @@ def random_position(game, rng, plies, start=None):
     return pos, played
 
 
-# -- tic-tac-toe ---------------------------------------------------------------
-class TicTacToe:
-    LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
-             (0, 4, 8), (2, 4, 6)]
+class Game:
+    """FEN both ways for a square board; each game gives START and its rules."""
+    START = None
 
-    @staticmethod
-    def start():
-        return ("." * 9, "w")
+    @classmethod
+    def start(cls):
+        return cls.parse(cls.START)
 
     @staticmethod
     def parse(fen):
         rows, side = fen.split()
-        return ("".join(parse_rows(rows)[0]), side)
+        return (parse_rows(rows)[0], side)
 
     @staticmethod
-    def fen(pos):
-        return f"{fen_rows(pos[0], 3)} {pos[1]}"
+    def size(pos):
+        return int(round(len(pos[0]) ** 0.5))
+
+    @classmethod
+    def fen(cls, pos):
+        return f"{fen_rows(pos[0], cls.size(pos))} {pos[1]}"
+
+
+# -- tic-tac-toe ---------------------------------------------------------------
+class TicTacToe(Game):
+    START = "3/3/3 w"
+    LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
+             (0, 4, 8), (2, 4, 6)]
 
     @classmethod
     def line_of(cls, cells):
@@ -112,7 +136,7 @@ class TicTacToe:
         if cls.line_of(cells) or "." not in cells:
             return {}
         piece, other = ("X", "b") if side == "w" else ("O", "w")
-        return {square(i % 3, i // 3): (cells[:i] + piece + cells[i + 1:], other)
+        return {square(i % 3, i // 3): (cells[:i] + (piece,) + cells[i + 1:], other)
                 for i in range(9) if cells[i] == "."}
 
     @classmethod
@@ -139,36 +163,17 @@ def ttt_solve(pos):
 
 def ttt_positions():
     """Every position reachable from the empty board, game ends included."""
-    seen, todo = set(), [TicTacToe.start()]
-    while todo:
-        pos = todo.pop()
-        if pos in seen:
-            continue
-        seen.add(pos)
-        todo.extend(TicTacToe.moves(pos).values())
-    return seen
+    return reachable(TicTacToe, [TicTacToe.start()])
 
 
 # -- Dodgem --------------------------------------------------------------------
-class Dodgem:
+class Dodgem(Game):
     """Black ('B', side 'b') moves right/up/down and leaves past file c;
     White ('W', side 'w') moves left/right/up and leaves past rank 3."""
+    START = "B2/B2/1WW b"
     STEPS = {"b": [(1, 0), (0, 1), (0, -1)], "w": [(-1, 0), (1, 0), (0, 1)]}
     CAR = {"b": "B", "w": "W"}
     OTHER = {"b": "w", "w": "b"}
-
-    @staticmethod
-    def start():
-        return Dodgem.parse("B2/B2/1WW b")
-
-    @staticmethod
-    def parse(fen):
-        rows, side = fen.split()
-        return (tuple(parse_rows(rows)[0]), side)
-
-    @staticmethod
-    def fen(pos):
-        return f"{fen_rows(pos[0], 3)} {pos[1]}"
 
     @classmethod
     def moves(cls, pos):
@@ -197,18 +202,6 @@ class Dodgem:
     def result(cls, pos):
         # Over: the other side has taken its cars off, or we cannot move.
         return -1
-
-
-def dodgem_positions(roots):
-    """Every position reachable from `roots`."""
-    seen, todo = set(), list(roots)
-    while todo:
-        pos = todo.pop()
-        if pos in seen:
-            continue
-        seen.add(pos)
-        todo.extend(Dodgem.moves(pos).values())
-    return seen
 
 
 def dodgem_all_positions():
@@ -284,27 +277,11 @@ def dodgem_solve(positions):
 
 
 # -- queens ----------------------------------------------------------------------
-class Queens:
+class Queens(Game):
     """'*' stone, 'Q'/'q' queens of the first/second player, 'X'/'x' cells
     they claim, '.' empty and unclaimed. Side 'w' places 'Q'."""
+    START = "8/8/8/8/8/8/8/8 w"
     DIRS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
-
-    @staticmethod
-    def start():
-        return Queens.parse("8/8/8/8/8/8/8/8 w")
-
-    @staticmethod
-    def parse(fen):
-        rows, side = fen.split()
-        return (parse_rows(rows)[0], side)
-
-    @staticmethod
-    def size(pos):
-        return int(round(len(pos[0]) ** 0.5))
-
-    @classmethod
-    def fen(cls, pos):
-        return f"{fen_rows(pos[0], cls.size(pos))} {pos[1]}"
 
     @classmethod
     def place(cls, pos, index):

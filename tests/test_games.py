@@ -36,18 +36,6 @@ SMALL = ["tictactoe", "dodgem", "queens"]
 REFS = {"tictactoe": TicTacToe, "dodgem": Dodgem, "queens": Queens}
 
 
-@functools.lru_cache(maxsize=None)
-def ref_perft(game, pos, depth):
-    """Brute-force leaf count, memoised on the position (a count of the
-    same tree, only computed once per distinct subtree)."""
-    if depth == 0:
-        return 1
-    children = game.moves(pos)
-    if depth == 1:
-        return len(children)
-    return sum(ref_perft(game, child, depth - 1) for child in children.values())
-
-
 def queens_board(rng, n, stone_rate):
     """An empty n x n queens board with random stones, first player to move."""
     return (tuple("*" if rng.random() < stone_rate else "." for _ in range(n * n)), "w")
@@ -82,6 +70,12 @@ def dodgem_values():
     return ref.dodgem_solve(ref.dodgem_all_positions())
 
 
+def ttt_move_value(pos, move):
+    """The exact value (ttt_solve's units) of playing `move` at `pos`."""
+    value = -ref.ttt_solve(TicTacToe.moves(pos)[move])
+    return value - 1 if value > 0 else value + 1 if value < 0 else 0
+
+
 def expected_mate(plies, won):
     """UCI's mate field for a result `plies` plies away."""
     return (plies + 1) // 2 if won else -(plies // 2)
@@ -92,7 +86,7 @@ def test_the_reference_rules_give_the_known_figures():
     # Tic-tac-toe's well-known counts: 5,478 positions, 255,168 games,
     # 127,872 of them lasting all nine moves; a draw with perfect play.
     assert len(ref.ttt_positions()) == 5478
-    assert ref_perft(TicTacToe, TicTacToe.start(), 9) == 127872
+    assert ref.perft(TicTacToe, TicTacToe.start(), 9) == 127872
 
     @functools.lru_cache(maxsize=None)
     def games(pos):
@@ -116,7 +110,7 @@ def test_dodgem_is_a_first_player_win():
     won, plies = values[Dodgem.start()]
     assert won == 1 and plies == 19
     # Every reachable position is decided: nobody can profitably hold a cycle.
-    reachable = ref.dodgem_positions([Dodgem.start()])
+    reachable = ref.reachable(Dodgem, [Dodgem.start()])
     assert len(reachable) == 1963
     assert all(values[p][0] != 0 for p in reachable)
 
@@ -152,6 +146,8 @@ def test_the_dodgem_solver_agrees_with_a_path_dependent_search():
     for pos, (value, plies) in sorted(values.items()):
         if plies is not None and plies <= 5:
             assert negamax(pos, frozenset([pos]), plies) == value, Dodgem.fen(pos)
+            if plies:                         # and not decided any sooner
+                assert negamax(pos, frozenset([pos]), plies - 1) is None, Dodgem.fen(pos)
             checked += 1
     assert checked > 400
 
@@ -196,16 +192,15 @@ def test_random_playouts_follow_the_rules(game):
             board = GAMES[game](rules.fen(start))
         else:
             start, board = rules.start(), GAMES[game]()
+        final, played = ref.random_position(rules, rng, 40, start=start)
         pos, keys = start, [board.hash]
-        for _ in range(40):
+        for move in played:
             check_position(board, game, pos, rng)
-            children = rules.moves(pos)
-            if not children:
-                break
-            move = rng.choice(sorted(children))
             board.push(move)
-            pos = children[move]
+            pos = rules.moves(pos)[move]
             keys.append(board.hash)
+        check_position(board, game, pos, rng)
+        assert pos == final
         assert board.ply == len(keys) - 1
         while board.ply:
             assert board.hash == keys[board.ply]
@@ -235,10 +230,10 @@ def test_copies_are_independent():
 def test_perft_from_the_start(game, depths):
     rules, board = REFS[game], GAMES[game]()
     for depth in depths:
-        assert board.perft(depth) == ref_perft(rules, rules.start(), depth), depth
+        assert board.perft(depth) == ref.perft(rules, rules.start(), depth), depth
     depth = max(depths) - 1
     assert sorted(board.divide(depth)) == sorted(
-        (m, ref_perft(rules, c, depth - 1)) for m, c in rules.moves(rules.start()).items())
+        (m, ref.perft(rules, c, depth - 1)) for m, c in rules.moves(rules.start()).items())
 
 
 @pytest.mark.parametrize("game,depth", [("tictactoe", 5), ("dodgem", 8), ("queens", 3)])
@@ -247,9 +242,9 @@ def test_perft_from_random_positions(game, depth):
     for pos in random_positions(game, f"perft-{game}", 40, 12):
         board = engine_board(game, pos)
         for d in range(depth + 1):
-            assert board.perft(d) == ref_perft(rules, pos, d), (rules.fen(pos), d)
+            assert board.perft(d) == ref.perft(rules, pos, d), (rules.fen(pos), d)
         assert sorted(board.divide(depth)) == sorted(
-            (m, ref_perft(rules, c, depth - 1)) for m, c in rules.moves(pos).items())
+            (m, ref.perft(rules, c, depth - 1)) for m, c in rules.moves(pos).items())
     assert board.perft(0) == 1
     with pytest.raises(ValueError):
         board.perft(-1)
@@ -261,9 +256,9 @@ def test_queens_perft_on_big_boards():
     rng = random.Random(5)
     for n in (12, 15):
         pos = queens_position(rng, n, 0.2, 6)
-        assert engine_board("queens", pos).perft(2) == ref_perft(Queens, pos, 2)
+        assert engine_board("queens", pos).perft(2) == ref.perft(Queens, pos, 2)
     empty = Queens.parse("/".join(["15"] * 15) + " w")
-    assert engine_board("queens", empty).perft(2) == ref_perft(Queens, empty, 2)
+    assert engine_board("queens", empty).perft(2) == ref.perft(Queens, empty, 2)
 
 
 def test_queens_keys_tell_stone_layouts_and_sizes_apart():
@@ -292,10 +287,7 @@ def test_tictactoe_is_played_exactly_from_every_position(searcher):
         board = engine_board("tictactoe", pos)
         value = ref.ttt_solve(pos)
         result = searcher.search(board, depth=9)
-        child = TicTacToe.moves(pos)[result.best]
-        got = -ref.ttt_solve(child)
-        got = got - 1 if got > 0 else got + 1 if got < 0 else 0
-        assert got == value, (TicTacToe.fen(pos), result)
+        assert ttt_move_value(pos, result.best) == value, (TicTacToe.fen(pos), result)
         if value == 0:
             assert (result.score, result.mate) == (0, None), TicTacToe.fen(pos)
         else:
@@ -315,8 +307,7 @@ def test_tictactoe_takes_wins_and_never_loses_at_low_depth(searcher):
         value = ref.ttt_solve(pos)            # 1000 - plies: a win; -(1000 - plies): a loss
         for depth in (1, 2, 3, 4):
             best = searcher.search(engine_board("tictactoe", pos), depth=depth).best
-            got = -ref.ttt_solve(children[best])
-            got = got - 1 if got > 0 else got + 1 if got < 0 else 0
+            got = ttt_move_value(pos, best)
             where = (TicTacToe.fen(pos), depth, best)
             if value > 0 and 1000 - value <= depth:
                 assert got == value, where                       # the quickest win
@@ -325,9 +316,14 @@ def test_tictactoe_takes_wins_and_never_loses_at_low_depth(searcher):
 
 
 def test_tictactoe_empty_board_is_a_draw(searcher):
+    """A draw, and the principal variation is a line of perfect play."""
     result = searcher.search(GAMES["tictactoe"](), depth=9)
     assert (result.score, result.mate) == (0, None)
-    assert result.best in {"a1", "a3", "c1", "c3", "b2", "a2", "b1", "b3", "c2"}
+    pos = TicTacToe.start()
+    assert result.pv and result.pv[0] == result.best
+    for move in result.pv:
+        assert ttt_move_value(pos, move) == 0, result.pv
+        pos = TicTacToe.moves(pos)[move]
 
 
 def test_dodgem_is_played_exactly_from_every_position(searcher):
@@ -775,8 +771,9 @@ QUEENS_GAMES = [
         ("a1", "X4/X4/X1*2/XX3/QXXXX b"),
         # e5's diagonal stops at the same stone from the other side: d4 only.
         ("e5", "Xxxxq/X2xx/X1*1x/XX2x/QXXXX w"),
-        # b3: the stone stops its row at once; up and over the diagonals it
-        # takes b4, c4 and c2, passing over a3/a4/a2/b2/b1 (its own) and b5/d5/d1.
+        # b3: the stone stops its row at once; up and on the diagonals it
+        # takes b4, c4 and c2, passing over a2-a4, b1, b2, d1 (its own) and
+        # b5, d5 (the opponent's), which keep their owners.
         ("b3", "Xxxxq/XXXxx/XQ*1x/XXX1x/QXXXX b"),
         ("d3", "Xxxxq/XXXxx/XQ*qx/XXXxx/QXXXX w"),
     ], (14, 10)),
@@ -904,10 +901,10 @@ def test_uci_plays_each_game(engine, game):
     depth = 2 if game == "queens" else 3
     e.send(f"go perft {depth}")
     total = int(e.expect(r"Nodes searched: (\d+)").group(1))
-    assert total == ref_perft(rules, pos, depth)
+    assert total == ref.perft(rules, pos, depth)
     divided = dict(re.findall(r"(?m)^([a-o]\d+(?:[a-o]\d+)?): (\d+)", e.before))
     assert {m: int(c) for m, c in divided.items()} == \
-        {m: ref_perft(rules, c, depth - 1) for m, c in rules.moves(pos).items()}
+        {m: ref.perft(rules, c, depth - 1) for m, c in rules.moves(pos).items()}
     best = best_after(e, "go depth 4").group(1)
     assert best in rules.moves(pos)
     # Back to Xiangqi: its own start.
@@ -944,14 +941,7 @@ def test_the_dodgem_game_in_the_protocol_test_is_a_black_win():
 @needs_pexpect
 def test_uci_bad_fens_and_moves_are_reported_and_the_engine_goes_on(engine):
     e = engine()
-
-    def error_for(command, *words):
-        e.send(command)
-        message = e.line("info string error: ", 5)
-        for word in words:
-            assert word in message, message
-        return message
-
+    error_for = e.error_for
     for game, bad_fen, reason, moves, illegal in [
             ("tictactoe", "3/1Y1/3 w", "'Y'", "b2 a1", "b2"),
             ("tictactoe", "XX1/3/3 b", "2 X and 0 O", "b2", "d4"),
@@ -1000,8 +990,7 @@ def test_uci_scores_tictactoe_exactly(engine):
         infos = [line for line in e.before.splitlines() if line.startswith("info depth")]
         mate = expected_mate(plies, won)
         assert f" score mate {mate} " in infos[-1], (TicTacToe.fen(pos), infos[-1])
-        after = -ref.ttt_solve(TicTacToe.moves(pos)[best])
-        assert after - (1 if after > 0 else -1) == ref.ttt_solve(pos)
+        assert ttt_move_value(pos, best) == ref.ttt_solve(pos)
     assert e.close() == 0
 
 
@@ -1013,8 +1002,11 @@ def test_uci_dodgem_and_queens_exact_scores(engine):
         Dodgem.start())
     assert " score mate 10 " in [l for l in e.before.splitlines() if l.startswith("info depth")][-1]
     variant(e, "queens")
-    # Another stone layout first: its table entries must not answer for this one.
-    best_after(e, "position fen 3/*1*/3 w", "go depth 7")
+    # Other stone layouts first: their table entries must not answer for
+    # this one (with keys blind to stones, these five led the search of the
+    # last to a3, a margin of 3).
+    for fen in ("3/1*1/*2 w", "*2/3/2* w", "3/*2/1** w", "1*1/1*1/**1 w", "3/*1*/3 w"):
+        best_after(e, f"position fen {fen}", f"go depth {Queens.parse(fen)[0].count('.')}")
     best = best_after(e, "position fen 3/1*1/1*1 w", "go depth 7").group(1)
     assert best == "b3"
     assert " score cp 10050 " in [l for l in e.before.splitlines()
