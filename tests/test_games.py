@@ -930,6 +930,9 @@ def test_uci_finished_games_answer_bestmove_none(engine):
         best = best_after(e, f"position {position}", "go depth 5").group(1)
         assert best == "(none)", (game, position)
         assert f"info depth 0 score {score}" in e.before, (game, position, e.before)
+    # Only the queens game can end won for the side to move: a positive score.
+    best_after(e, "position fen Xxxxq/XXXxx/XQ*qx/XXXxx/QXXXX w", "go depth 5")
+    assert int(re.search(r"info depth 0 score cp (-?\d+)", e.before).group(1)) > 0
     assert e.close() == 0
 
 
