@@ -52,6 +52,9 @@ cdef int DIRECTIONS[8]
 DIRECTIONS[:] = [1, -1, WIDTH, -WIDTH, WIDTH + 1, WIDTH - 1, -WIDTH + 1, -WIDTH - 1]
 cdef uint64_t ZOBRIST[CELLS][4]  # by cell and content - QUEEN
 cdef uint64_t ZOBRIST_SIDE
+# Stones, the ring outside the board included: positions of different
+# layouts or sizes must not share keys (the table outlives a position).
+cdef uint64_t ZOBRIST_STONE[CELLS]
 
 
 cdef void init_keys():
@@ -62,6 +65,8 @@ cdef void init_keys():
         for k in range(4):
             ZOBRIST[c][k] = splitmix64(&seed)
     ZOBRIST_SIDE = splitmix64(&seed)
+    for c in range(CELLS):
+        ZOBRIST_STONE[c] = splitmix64(&seed)
 
 
 init_keys()
@@ -223,8 +228,9 @@ _LETTER = {EMPTY: None, STONE: "*", QUEEN: "Q", QUEEN + 1: "q", CLAIM: "X", CLAI
 
 def _check_claims(cells, n):
     """ValueError unless the claims could come from the queens: no empty
-    cell on a queen's open line, and every claimed cell on an open line of
-    one of its owner's queens."""
+    cell on a queen's open line, no queen on another's (the first placed
+    would have claimed the other's cell), and every claimed cell on an open
+    line of one of its owner's queens."""
     owners = {}
     for (f, r), content in cells.items():
         if content in (QUEEN, QUEEN + 1):
@@ -237,6 +243,9 @@ def _check_claims(cells, n):
         where = "abcdefghijklmno"[f] + str(r + 1)
         if content == EMPTY and (f, r) in owners:
             raise ValueError(f"queens FEN: {where} is empty on a queen's line (it would be claimed)")
+        if content in (QUEEN, QUEEN + 1) and (f, r) in owners:
+            raise ValueError(f"queens FEN: the queen on {where} stands on another queen's line "
+                             "(the first placed would have claimed the other's cell)")
         if content in (CLAIM, CLAIM + 1) and (content & 1) not in owners.get((f, r), ()):
             raise ValueError(f"queens FEN: {where} is claimed by a player none of whose "
                              "queens reaches it")
@@ -292,6 +301,9 @@ cdef class QueensBoard(GameBoard):
                 q.claimed[content & 1] += 1
             elif content == EMPTY:
                 q.free += 1
+        for c in range(CELLS):
+            if q.cell[c] == STONE:
+                q.key ^= ZOBRIST_STONE[c]
         self.moves = []
 
     def fen(self):

@@ -97,6 +97,15 @@ class EngineProcess:
         """The whole next line matching `pattern` (anchored at line start)."""
         return self.expect(rf"(?m)^{pattern}[^\r\n]*", timeout).group(0)
 
+    def error_for(self, command, *words):
+        """Send `command` and return the error line it must answer with,
+        which must contain each of `words`."""
+        self.send(command)
+        message = self.line("info string error: ", 5)
+        for word in words:
+            assert word in message, message
+        return message
+
     def silent(self, pattern, seconds):
         """True if `pattern` does NOT appear within `seconds`."""
         try:
@@ -301,14 +310,7 @@ def test_a_fast_clock_game_never_oversteps(engine):
 
 def test_bad_input_is_reported_and_the_last_good_state_kept(engine):
     e = engine()
-
-    def error_for(command, *more):
-        e.send(command)
-        message = e.line("info string error: ", 5)
-        for text in more:
-            assert text in message, message
-        return message
-
+    error_for = e.error_for
     e.send("position startpos moves h2e2")
     error_for("flurb", "unknown command")
     error_for("position fen rnbakabnr/9/1c5c1/p1p1p1p1p w - - 0 1", "bad FEN", "ranks")
