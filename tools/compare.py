@@ -14,8 +14,9 @@ Positions: the Xiangqi start (depths 1-5), the empty tic-tac-toe board to
 the end of the game (depth 9, whatever --max-depth says: it is the exact
 anchor), Dodgem from the start, and queens on an empty 5x5 and 8x8 board.
 An algorithm stops at the first depth that would exceed the budget (its
-time at the depth before, times its growth from the one before that); a
-run that overruns three budgets anyway is cut off and left out.
+time at the depth before, times the growth of its node count from the one
+before that); a run that overruns three budgets anyway is cut off and left
+out.
 
 --plot needs matplotlib: pip install 'tuong[plot]'.
 """
@@ -65,6 +66,16 @@ def value_text(value):
     return str(value)
 
 
+def predicted(past):
+    """Seconds the next depth should take: the last depth's time grown as its
+    node count grew over the one before (node counts are steadier than the
+    times of fast runs)."""
+    if len(past) < 2:
+        return 0.0
+    (_, before), (seconds, nodes) = past[-2], past[-1]
+    return seconds * max(nodes / max(before, 1), 1.0)
+
+
 def measure(games, max_depth, budget, out=sys.stdout):
     """Run every variant; returns (rows, mismatches)."""
     comparison = Comparison()
@@ -76,14 +87,14 @@ def measure(games, max_depth, budget, out=sys.stdout):
         board_class = GAMES[game]
         for label, fen, deepest in POSITIONS[game]:
             top = deepest if game in EXACT_DEPTHS else min(deepest, max_depth)
-            times = {}                       # variant -> [seconds per depth]
+            times = {}                       # variant -> [(seconds, nodes) per depth]
             for depth in range(1, top + 1):
                 values = {}
                 for name, algorithm, table, ordering in VARIANTS:
                     past = times.setdefault(name, [])
                     if past is None:
                         continue             # stopped at an earlier depth
-                    if len(past) >= 2 and past[-1] * max(past[-1] / max(past[-2], 1e-6), 1) > budget:
+                    if predicted(past) > budget:
                         times[name] = None
                         continue
                     board = board_class(fen) if fen else board_class()
@@ -91,7 +102,7 @@ def measure(games, max_depth, budget, out=sys.stdout):
                     if not result["finished"]:
                         times[name] = None
                         continue
-                    past.append(result["seconds"])
+                    past.append((result["seconds"], result["nodes"]))
                     values[name] = result["value"]
                     row = {"game": game, "position": label, "depth": depth, "algorithm": name,
                            **result}
