@@ -75,6 +75,30 @@ def test_repetition_without_checks_is_a_draw():
     assert (g.result, g.termination, len(g.moves)) == ("1/2-1/2", "repetition", 8)
 
 
+CHASE = "5k3/9/9/9/2n6/9/9/1R7/9/3K5 w - - 0 1"     # Rb2-c2 Nc5-b7 Rc2-b2 Nb7-c5
+
+
+def test_perpetual_chase_loses_under_the_asian_rules():
+    # Red's rook chases the lone horse back and forth: at the third
+    # occurrence Red loses, and the PGN says which piece chased which.
+    g = game(Scripted("b2c2", "c2b2"), Scripted("c5b7", "b7c5"), CHASE)
+    assert (g.result, g.termination, len(g.moves)) == ("0-1", "perpetual chase", 8)
+    assert g.reason == "Red loses by perpetual chase: the rook on b2 chased the horse on c5"
+    text = pgn.format_game(g, 1, "test")
+    assert '[Termination "perpetual chase"]' in text and "{Red loses by perpetual chase" in text
+    # Under check-only rules (Fairy-Stockfish's) the same game is a draw.
+    g = game(Scripted("b2c2", "c2b2"), Scripted("c5b7", "b7c5"), CHASE,
+             rules=Rules(repetition="check-only"))
+    assert (g.result, g.termination) == ("1/2-1/2", "repetition")
+
+
+def test_a_chase_of_a_protected_piece_is_a_draw():
+    # The horse is guarded by the rook on c9 wherever it stands on c5.
+    g = game(Scripted("b2c2", "c2b2"), Scripted("c5b7", "b7c5"),
+             "2r2k3/9/9/9/2n6/9/9/1R7/9/3K5 w - - 0 1")
+    assert (g.result, g.termination) == ("1/2-1/2", "repetition")
+
+
 def test_repetition_counts_book_moves_and_black_to_move_starts():
     # PERPETUAL after Rg8-g7+: Black to move; the book plays the first half-cycle.
     fen = "9/9/3k2R2/9/2P4r1/9/9/9/4K4/9 b - - 0 1"

@@ -5,13 +5,14 @@ Rules applied after every move, in this order:
   1. The move must be legal (Board.legal_moves); otherwise the mover forfeits.
   2. A side with no legal move loses ("checkmate" if in check, else
      "stalemate": in Xiangqi that is a loss too).
-  3. Repetition, Asian rules as far as we go: when a position (Board.hash,
-     which includes the side to move) occurs for the 3rd time, look at every
-     move since its 1st occurrence. If one side gave check with every one of
-     its moves there and the other did not, the perpetual checker loses;
-     otherwise (no perpetual, or both checking) it is a draw. Perpetual
-     chasing (attacking an unprotected piece forever) is NOT judged: such
-     games are drawn.
+  3. Repetition: when a position (same pieces, same side to move) occurs
+     for the 3rd time since the last capture, the moves since its 1st
+     occurrence decide (engine/repetition.pyx): a side that checked with
+     every one of its moves while the other did not loses (perpetual
+     check); under the Asian rules (the default), otherwise a side that
+     chased the same enemy piece with every move while the other did not
+     chase throughout loses (perpetual chase); anything else draws. Rules
+     "check-only" judge perpetual check alone.
   4. Move-count draws: `max_plies` in the game (300 by default, book moves
      included) or `no_capture_plies` plies without a capture (120).
   5. Optional adjudication by agreed scores (cutechess's -resign / -draw).
@@ -91,6 +92,7 @@ class TimeControl:
 
 @dataclass
 class Rules:
+    repetition: str = "asian"                  # or "check-only"
     max_plies: int = 300
     no_capture_plies: int = 120
     resign_movecount: Optional[int] = None     # -resign movecount=N score=S
@@ -159,12 +161,10 @@ class Referee:
         self.stop = stop or threading.Event()
         fen, book = opening
         self.board = Board(fen)
+        self.board.rules = self.rules.repetition
         self.start_fen = fen
         tcs = {red.tc.describe(), black.tc.describe()}
         self.game = Game(red.name, black.name, fen, time_control=" / ".join(sorted(tcs)))
-        # Per ply i (index 0 = the start position): the position's hash, the side
-        # that made ply i, and whether ply i gave check.
-        self.hashes, self.movers, self.checks = [self.board.hash], [None], [False]
         self.scores = {RED: [], BLACK: []}   # each engine's own scores, for adjudication
         self.last_capture = 0             # ply index of the last capture
         for move in book:
@@ -244,19 +244,16 @@ class Referee:
         return True
 
     def _push(self, move):
-        before, mover = _pieces(self.board), self.board.turn
+        before = _pieces(self.board)
         self.board.push(move)               # ValueError for a bad book move
-        self.movers.append(mover)
-        self.hashes.append(self.board.hash)
-        self.checks.append(self.board.in_check())
         if _pieces(self.board) != before:
-            self.last_capture = len(self.hashes) - 1
+            self.last_capture = self.board.ply
 
     # -- the rules ----------------------------------------------------------
 
     def _judge_position(self):
         """Finish the game if the position (after the last move) ends it."""
-        board, rules, plies = self.board, self.rules, len(self.hashes) - 1
+        board, rules, plies = self.board, self.rules, self.board.ply
         side = board.turn
         if board.is_game_over():
             winner = SIDE_NAME[RED if side == BLACK else BLACK]
@@ -278,21 +275,10 @@ class Referee:
         return self._adjudicate()
 
     def _repetition(self):
-        current = self.hashes[-1]
-        seen = [i for i in range(self.last_capture, len(self.hashes)) if self.hashes[i] == current]
-        if len(seen) < 3:
+        verdict = self.board.repetition_verdict()
+        if verdict is None:
             return False
-        first = seen[0]
-        # ply i was made by the side NOT to move in position i
-        window = range(first + 1, len(self.hashes))
-        perpetual = {s: all(self.checks[i] for i in window if self.movers[i] == s)
-                     for s in (RED, BLACK)}
-        if perpetual[RED] != perpetual[BLACK]:
-            checker = RED if perpetual[RED] else BLACK
-            self.game.finish(loss_for(checker), "perpetual check",
-                             f"{SIDE_NAME[checker]} loses by perpetual check")
-        else:
-            self.game.finish("1/2-1/2", "repetition", "Draw by repetition")
+        self.game.finish(verdict["result"], verdict["rule"], verdict["reason"])
         return True
 
     def _adjudicate(self):
@@ -314,7 +300,7 @@ class Referee:
         n = rules.draw_movecount
         if rules.draw_movenumber is not None and n:
             last = scores[RED][-n:] + scores[BLACK][-n:]
-            if (len(self.hashes) - 1) // 2 >= rules.draw_movenumber and len(last) == 2 * n \
+            if self.board.ply // 2 >= rules.draw_movenumber and len(last) == 2 * n \
                     and None not in last and all(abs(s) <= rules.draw_score for s in last):
                 self.game.finish("1/2-1/2", "adjudication", "Draw by adjudication")
                 return True
