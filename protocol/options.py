@@ -162,6 +162,10 @@ def engine_options(session):
         # Pondering is driven by the GUI's `go ponder`; the option only
         # tells the GUI we can do it.
         Option("Ponder", "check", False, ucci="ponder"),
+        # Xiangqi's repetition rules: asian (perpetual check, then perpetual
+        # chase, loses) or check-only (perpetual check loses, the rest draws).
+        Option("Repetition", "combo", "asian", vars=("asian", "check-only"), ucci="repetition",
+               on_change=lambda rules: session.set_repetition(rules)),
         # The game: Xiangqi or one of the founding texts' small games.
         Option("UCI_Variant", "combo", "xiangqi", vars=tuple(GAMES),
                on_change=lambda name: session.set_game(name)),

@@ -124,7 +124,8 @@ class Session:
         self.out = out if out is not None else Output()
         self._searcher = searcher
         self.game = "xiangqi"
-        self.board = GAMES[self.game]()
+        self.repetition = "asian"
+        self.board = self.new_board()
         self.options = engine_options(self)
         self.dialect = None
         self.quit = False
@@ -150,13 +151,27 @@ class Session:
     def new_game(self):
         self.stop_search(discard=True)
         self.searcher.clear()
-        self.board = GAMES[self.game]()
+        self.board = self.new_board()
+
+    def new_board(self, fen=None):
+        """A board of the game being played (from its start, or a FEN:
+        ValueError if bad), under the repetition rules in force."""
+        board = GAMES[self.game](fen)
+        if hasattr(board, "rules"):
+            board.rules = self.repetition
+        return board
 
     def set_game(self, name):
         """Play another game (UCI_Variant): from its start position."""
         self.stop_search()
         self.game = name.lower()
-        self.board = GAMES[self.game]()
+        self.board = self.new_board()
+
+    def set_repetition(self, rules):
+        """The repetition rules (option Repetition): asian or check-only."""
+        self.repetition = rules
+        if hasattr(self.board, "rules"):
+            self.board.rules = rules
 
     # -- the search thread ---------------------------------------------------
     def searching(self):
@@ -285,14 +300,13 @@ class Session:
         rest = words[1:]
         cut = rest.index("moves") if "moves" in rest else len(rest)
         fen_words, moves = rest[:cut], rest[cut + 1:]
-        game = GAMES[self.game]
         if words[0] == "startpos":
             if fen_words:
                 return f"position startpos: unexpected {quote(' '.join(fen_words))}"
-            board = game()
+            board = self.new_board()
         elif words[0] == "fen":
             try:
-                board = game(" ".join(fen_words))
+                board = self.new_board(" ".join(fen_words))
             except ValueError as err:
                 return f"bad FEN ({err}); position unchanged"
         else:

@@ -15,21 +15,20 @@ makes it move now.
 import re
 
 from engine import timeman
-from engine.board import Board
 from protocol.session import clip, quote
 
 MOVE = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 MATE_SCORE = 100000          # CECP: mate in N is shown as 100000 + N
 
 FEATURES = ('feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 '
-            'reuse=1 analyze=0 colors=0 nps=0 debug=1 myname="tuong" variants="xiangqi" '
+            'reuse=1 analyze=0 colors=0 nps=0 debug=1 smp=1 myname="tuong" variants="xiangqi" '
             'option="Hash -spin 16 1 4096" option="Move Overhead -spin 30 0 5000" '
-            'option="Clear Hash -button" done=1')
+            'option="Clear Hash -button" option="Repetition -combo *asian /// check-only" done=1')
 
 # Commands we accept and have nothing to do for (no pondering, no book,
 # one core, no ICS).
 IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer",
-           "name", "rating", "ics", "cores", "memory", "egtpath", "nps", "draw",
+           "name", "rating", "ics", "memory", "egtpath", "nps", "draw",
            "hint", "bk", "white", "black", ".", "exit", "otim"}
 
 
@@ -57,7 +56,7 @@ class XBoard:
             "ping": self.cmd_ping, "post": lambda args: self.set_post(True),
             "nopost": lambda args: self.set_post(False), "result": self.cmd_result,
             "undo": lambda args: self.take_back(1), "remove": lambda args: self.take_back(2),
-            "option": self.cmd_option, "quit": self.cmd_quit,
+            "option": self.cmd_option, "quit": self.cmd_quit, "cores": self.cmd_cores,
         }
 
     def error(self, message):
@@ -87,6 +86,18 @@ class XBoard:
         except (KeyError, ValueError) as err:
             self.error(err.args[0] if err.args else str(err))
 
+    def cmd_cores(self, args):
+        """CECP's thread count (we announce smp=1): the Threads option."""
+        if len(args) != 1:
+            self.error("cores needs a number")
+        elif self.s.searching():
+            self.error("cores cannot change during a search")
+        else:
+            try:
+                self.s.options.set("Threads", args[0])
+            except ValueError as err:
+                self.error(err.args[0])
+
     def cmd_quit(self, args):
         self.s.stop_search(discard=True)
         self.s.quit = True
@@ -101,12 +112,12 @@ class XBoard:
             self.error("unsupported variant")
             return
         self.s.stop_search(discard=True)
-        self.s.board = Board()
+        self.s.board = self.s.new_board()
 
     def cmd_setboard(self, args):
         self.s.stop_search(discard=True)
         try:
-            self.s.board = Board(" ".join(args))
+            self.s.board = self.s.new_board(" ".join(args))
         except ValueError as err:
             self.out(f"tellusererror Illegal position: {clip(str(err))}")
 

@@ -26,6 +26,8 @@ Options (a value list is KEY=VALUE words):
                         (or positionally: --sprt E0 E1 [ALPHA [BETA]])
   -resign movecount=N score=CP      adjudicate a loss both engines agree on
   -draw movenumber=M movecount=N score=CP
+  -repetition asian|check-only   repetition rules (default asian: perpetual check, then
+                        perpetual chase, loses; check-only: perpetual check alone)
   -maxplies N           draw after N plies (default 300)
   -nocapture N          draw after N plies without a capture (default 120)
   -seed N               for order=random
@@ -179,7 +181,7 @@ def parse_args(argv):
             cfg[option] = _one(values, option)
         elif option in ("concurrency", "j"):
             cfg["concurrency"] = _one(values, option)
-        elif option in ("tournament", "event", "log"):
+        elif option in ("tournament", "event", "log", "repetition"):
             cfg[option] = _one(values, option, str)
         elif option == "pgnout":
             cfg["pgnout"] = values[0].partition("=")[2] if values and values[0].startswith(
@@ -256,6 +258,9 @@ def _engine_specs(engines, each):
 
 def _rules(cfg):
     rules = Rules()
+    rules.repetition = cfg.get("repetition", rules.repetition)
+    if rules.repetition not in ("asian", "check-only"):
+        raise UsageError("-repetition must be asian or check-only")
     rules.max_plies = cfg.get("maxplies", rules.max_plies)
     rules.no_capture_plies = cfg.get("nocapture", rules.no_capture_plies)
     try:
