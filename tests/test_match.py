@@ -99,6 +99,30 @@ def test_a_chase_of_a_protected_piece_is_a_draw():
     assert (g.result, g.termination) == ("1/2-1/2", "repetition")
 
 
+def replay(tags, moves, rules):
+    """A recorded game played again through the referee."""
+    fen = tags.get("FEN")
+    red_first = fen is None or fen.split()[1] in ("w", "r")
+    red, black = (moves[0::2], moves[1::2]) if red_first else (moves[1::2], moves[0::2])
+    return game(Scripted(*red), Scripted(*black), fen, rules=rules)
+
+
+def test_recorded_games_end_as_before_under_check_only_rules():
+    # 58 self-play games recorded by the build before the chase rules: under
+    # check-only rules the referee ends each exactly as it did then; under
+    # the Asian rules only repetitions may change their verdict.
+    text = (pathlib.Path(__file__).parent / "data" / "replay.pgn").read_text()
+    games = pgn.read_games(text)
+    assert len(games) == 58
+    for tags, moves, result in games:
+        g = replay(tags, moves, Rules(repetition="check-only"))
+        assert (g.result, g.termination, len(g.moves)) == \
+            (result, tags["Termination"], int(tags["PlyCount"]))
+        if tags["Termination"] != "repetition":
+            g = replay(tags, moves, Rules())
+            assert (g.result, g.termination) == (result, tags["Termination"])
+
+
 def test_repetition_counts_book_moves_and_black_to_move_starts():
     # PERPETUAL after Rg8-g7+: Black to move; the book plays the first half-cycle.
     fen = "9/9/3k2R2/9/2P4r1/9/9/9/4K4/9 b - - 0 1"
