@@ -3,6 +3,9 @@
 import re
 
 _TOKEN = re.compile(r"\d+|\D")
+# No board of ours has a row this long: a longer run is refused before it
+# is spelled out (a FEN of "2147483648" must not cost gigabytes).
+MAX_RUN = 99
 
 
 def parse_rows(placement, letters, game):
@@ -13,8 +16,8 @@ def parse_rows(placement, letters, game):
         row = []
         for token in _TOKEN.findall(text):
             if token.isdigit():
-                if int(token) == 0 or token.startswith("0"):
-                    raise ValueError(f"{game} FEN: bad run of empty cells {token!r}")
+                if token.startswith("0") or len(token) > 2 or len(row) + int(token) > MAX_RUN:
+                    raise ValueError(f"{game} FEN: bad run of empty cells {token[:12]!r}")
                 row += [None] * int(token)
             elif token in letters:
                 row.append(token)
