@@ -1,0 +1,161 @@
+"""tuong-sprt: test a change the way it must land -- an SPRT in tuong-match
+between two builds -- and log the result, accepted or not.
+
+    tuong-sprt --change "what changed" [--test REV] [--base REV]
+               [--tc 4+0.04] [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]
+               [--games 4000] [--concurrency 2] [--openings FILE] [--hash 16]
+               [--option NAME=VALUE]... [--base-option NAME=VALUE]...
+               [--log docs/testing.md] [--no-log]
+
+Each revision (a commit, branch or tag; `.` for the working tree as it is
+now) is exported and built once into a cache (~/.cache/tuong-builds, or
+$TUONG_BUILDS), so the two engines run side by side as `python -m protocol`
+from their own directories. The match uses tuong-match's SPRT (pentanomial
+by default) and the default book unless --openings says otherwise; it stops
+when the SPRT decides (or after --games). A row goes into the testing log:
+date, change, time control, games, W/D/L (from the test build's side), LLR
+and bounds, Elo with its error, verdict, and the two revisions.
+"""
+import argparse
+import datetime
+import hashlib
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from tools import match
+from tools.sprt import elo_estimate
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DEFAULT_LOG = ROOT / "docs" / "testing.md"
+LOG_HEADER = """\
+| date | change | tc | games | W / D / L | LLR (bounds) | Elo | verdict | test | base |
+|---|---|---|---|---|---|---|---|---|---|
+"""
+
+
+def cache_dir():
+    return pathlib.Path(os.environ.get("TUONG_BUILDS", pathlib.Path.home() / ".cache" / "tuong-builds"))
+
+
+def _git(*args):
+    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def build(rev):
+    """A built copy of revision `rev` (or of the working tree for '.');
+    returns (directory, label)."""
+    if rev == ".":
+        # The working tree, as is: keyed by the content of what is tracked.
+        files = _git("ls-files", "-co", "--exclude-standard").splitlines()
+        digest = hashlib.sha1()
+        for name in sorted(files):
+            path = ROOT / name
+            if path.is_file():
+                digest.update(name.encode() + b"\0" + path.read_bytes())
+        key, label = "tree-" + digest.hexdigest()[:12], _git("rev-parse", "--short", "HEAD") + "+"
+    else:
+        key = label = _git("rev-parse", "--short", rev)
+    target = cache_dir() / key
+    if (target / ".built").exists():
+        return target, label
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    if rev == ".":
+        for name in files:
+            source = ROOT / name
+            if source.is_file():
+                (target / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, target / name)
+    else:
+        with tempfile.TemporaryFile() as archive:
+            subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, stdout=archive)
+            archive.seek(0)
+            subprocess.run(["tar", "-x", "-C", str(target)], stdin=archive, check=True)
+    result = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=target,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit(f"tuong-sprt: building {rev} failed (is Cython installed? "
+                         f"pip install 'tuong[tune]'):\n{result.stderr[-2000:]}")
+    (target / ".built").write_text(label)
+    return target, label
+
+
+def log_row(path, change, tc, stats, sprt, decision, test_label, base_label):
+    w, d, l = stats.head_to_head()
+    elo, error = elo_estimate(w, d, l)
+    verdict = {"H1": "accepted", "H0": "rejected"}.get(decision, "no decision")
+    row = (f"| {datetime.date.today()} | {change} | {tc} | {w + d + l} | {w} / {d} / {l} | "
+           f"{stats.sprt_llr():.2f} ({sprt.lower:.2f}, {sprt.upper:.2f}) [{sprt.elo0:g}, "
+           f"{sprt.elo1:g}] | {elo:+.1f} +/- {error:.1f} | {verdict} | {test_label} | "
+           f"{base_label} |\n")
+    path = pathlib.Path(path)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("# Testing log\n\nEvery SPRT of a change to the search or the evaluation, "
+                        "accepted or not (written by `tuong-sprt`).\n\n" + LOG_HEADER)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(row)
+    return row
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="tuong-sprt", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--change", required=True, help="what the test build changes")
+    parser.add_argument("--test", default=".", help="revision under test (default: the working tree)")
+    parser.add_argument("--base", default="main", help="revision to beat (default: main)")
+    parser.add_argument("--tc", default="4+0.04", help="time control (default 4+0.04)")
+    parser.add_argument("--elo0", type=float, default=0.0)
+    parser.add_argument("--elo1", type=float, default=5.0)
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--games", type=int, default=4000, help="stop after this many games")
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--openings", help="opening book (default: tuong-match's)")
+    parser.add_argument("--hash", type=int, default=16, help="Hash MB of both engines")
+    parser.add_argument("--option", action="append", default=[],
+                        help="NAME=VALUE for the test build (repeatable)")
+    parser.add_argument("--base-option", action="append", default=[],
+                        help="NAME=VALUE for the base build (repeatable)")
+    parser.add_argument("--pgnout", help="write the games here too")
+    parser.add_argument("--log", default=str(DEFAULT_LOG), help="the testing log to append to")
+    parser.add_argument("--no-log", action="store_true", help="do not write the log")
+    args = parser.parse_args(argv)
+
+    test_dir, test_label = build(args.test)
+    base_dir, base_label = build(args.base)
+    command = f"{sys.executable} -m protocol"
+    argv = ["-engine", "name=test", f"cmd={command}", f"dir={test_dir}",
+            *[f"option.{o}" for o in args.option],
+            "-engine", "name=base", f"cmd={command}", f"dir={base_dir}",
+            *[f"option.{o}" for o in args.base_option],
+            "-each", f"tc={args.tc}", f"option.Hash={args.hash}",
+            "-games", str(args.games), "-concurrency", str(args.concurrency),
+            "-sprt", f"elo0={args.elo0}", f"elo1={args.elo1}", f"alpha={args.alpha}",
+            f"beta={args.beta}"]
+    if args.openings:
+        argv += ["-openings", f"file={args.openings}", "order=random"]
+    else:
+        argv += ["-openings", f"file={match.DEFAULT_OPENINGS}", "order=random"]
+    if args.pgnout:
+        argv += ["-pgnout", args.pgnout]
+    try:
+        config = match.parse_args(argv)
+        stats, decision, interrupted = match.run(config)
+    except (match.UsageError, match.Fatal) as e:
+        print(f"tuong-sprt: {e}", file=sys.stderr)
+        return 1
+    print(match.final_report(config, stats, decision))
+    if not args.no_log and sum(stats.head_to_head()):
+        row = log_row(args.log, args.change, args.tc, stats, config.sprt, decision, test_label,
+                      base_label)
+        print(f"logged to {args.log}:\n{row}", end="")
+    return 130 if interrupted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
