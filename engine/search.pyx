@@ -25,6 +25,7 @@ from engine.game cimport (
     RULE_BOUND,
     INFINITE, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE, generate_moves, game_perft,
 )
+from engine.timeman import IterationClock
 from engine.tt cimport (
     TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_new_search, tt_probe,
     tt_store, tt_hashfull, score_to_tt, score_from_tt, BOUND_NONE, BOUND_UPPER, BOUND_LOWER,
@@ -772,7 +773,7 @@ cdef class Searcher:
     cdef int prepared              # PREPARED_SEARCH or PREPARED_PERFT, or 0
     cdef long long start_ns        # when the search was prepared
     cdef long long clock_ns        # when its clock started (prepare, or ponderhit)
-    cdef long long soft_deadline   # no iteration starts after it; 0: none
+    cdef object soft_ms            # the move's target time (engine/timeman.py), None: none
     cdef object root_moves, banned_codes, max_depth, multipv
 
     def __cinit__(self, hash_mb=16, threads=1):
@@ -933,7 +934,7 @@ cdef class Searcher:
         ponderhit): the clock for "can the next iteration finish" starts
         now too, so time spent pondering does not count against it."""
         self.clock_ns = now_ns()
-        self.soft_deadline = (self.clock_ns + int(soft_ms * 1e6)) if soft_ms else 0
+        self.soft_ms = soft_ms or None
         atomic_store_i64(&self.control.hard_ns,
                          (self.clock_ns + int(hard_ms * 1e6)) if hard_ms else 0)
 
@@ -1020,6 +1021,7 @@ cdef class Searcher:
         in_check = s.checks and self.ops.in_check(s.game)
         lines = []                 # (score, [codes]) of the last complete iteration
         result = SearchResult(best=self._texts(self.root_moves[:1])[0])
+        clock = IterationClock(self.soft_ms)
         for d in range(1, self.max_depth + 1):
             s.seldepth = 0
             new_lines = []
@@ -1059,10 +1061,11 @@ cdef class Searcher:
                                       pv=texts)
             if s.aborted:
                 break
-            # Do not start an iteration that cannot finish: the next one
-            # typically costs more than everything so far (on this clock).
-            if self.soft_deadline and now_ns() + (now_ns() - self.clock_ns) * 3 // 2 \
-                    > self.soft_deadline:
+            # Stop deepening when the time the search looks worth is spent
+            # (timeman.IterationClock; measured on this move's clock).
+            clock.soft_ms = self.soft_ms
+            if not clock.go_on(d, lines[0][1][0], lines[0][0],
+                               (now_ns() - self.clock_ns) / 1e6) and self.soft_ms:
                 break
             if atomic_load_int(&self.control.stop):
                 break

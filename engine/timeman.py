@@ -17,7 +17,7 @@ MAX_MS = 2**31 - 1
 # A sudden-death game is planned as if this many more moves had to be made
 # on the clock. Xiangqi games are long; since the plan is redone every move
 # the budget shrinks geometrically with the clock and never plans it away.
-SUDDEN_DEATH_MOVES = 30
+SUDDEN_DEATH_MOVES = 25
 
 # The hard cap is this many times the target ...
 HARD_OVER_SOFT = 5
@@ -60,3 +60,62 @@ def fixed(movetime_ms, overhead_ms=0):
     overstepping it (xboard `st`), which UCI `movetime` does not."""
     ms = max(1, min(int(movetime_ms), MAX_MS) - max(0, int(overhead_ms)))
     return ms, ms
+
+
+# -- within a move: when to stop deepening -------------------------------------
+# After each iteration the search asks whether to start another. The target
+# is the soft budget, scaled by how settled the search looks: more when the
+# best move keeps changing or the score is falling, less when the same move
+# has come out of several iterations in a row. A new iteration starts only
+# while less than NEXT_SHARE of the scaled target is spent: the next one
+# typically costs about as much as everything before it.
+NEXT_SHARE = 0.55
+FIRST_JUDGED_DEPTH = 5          # shallower iterations are too quick to matter
+INSTABILITY_WEIGHT = 0.6        # a best-move change adds this share of the target...
+INSTABILITY_DECAY = 0.5         # ... and the memory of changes halves each iteration
+FALL_UNIT = 120                 # centipawns of score drop that add the whole target again
+FALL_MIN, FALL_MAX = 0.8, 1.6   # bounds of the falling-score factor
+STABLE_ITERATIONS = 4           # the same best move this many times running ...
+STABLE_FACTOR = 0.75            # ... scales the target by this
+
+
+class IterationClock:
+    """Whether to start another iteration, judged after each one."""
+
+    def __init__(self, soft_ms):
+        self.soft_ms = soft_ms
+        self.instability = 0.0
+        self.best = None
+        self.same_best = 0
+        self.reference = None           # the score a few iterations back
+
+    def target_ms(self, best, score):
+        """Record an iteration's result and return the scaled target."""
+        self.instability *= INSTABILITY_DECAY
+        if best != self.best:
+            if self.best is not None:
+                self.instability += 1.0
+            self.same_best = 0
+        self.best = best
+        self.same_best += 1
+        falling = 1.0
+        if self.reference is not None:
+            falling = 1.0 + (self.reference - score) / FALL_UNIT
+            falling = min(max(falling, FALL_MIN), FALL_MAX)
+        # Track the score slowly, so one jittery iteration is not a fall.
+        self.reference = score if self.reference is None else (self.reference + score) / 2
+        target = (self.soft_ms or 0) * (1.0 + INSTABILITY_WEIGHT * self.instability) * falling
+        if self.same_best >= STABLE_ITERATIONS:
+            target *= STABLE_FACTOR
+        return target
+
+    def go_on(self, depth, best, score, elapsed_ms):
+        """After iteration `depth` found `best` with `score` (from the side
+        to move, centipawns) at `elapsed_ms` on this move's clock. Without a
+        target (pondering, fixed depth...) it only keeps count."""
+        target = self.target_ms(best, score)
+        if not self.soft_ms:
+            return True
+        if depth < FIRST_JUDGED_DEPTH:
+            return elapsed_ms < self.soft_ms
+        return elapsed_ms < target * NEXT_SHARE

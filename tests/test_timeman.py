@@ -99,3 +99,25 @@ def test_movestogo_periods_never_lose_on_time():
         assert left > 0, f"flag fell on move {move + 1}"
         if to_go == 1:
             left += 10_000
+
+
+def test_iteration_clock_spends_more_when_unsettled_and_less_when_settled():
+    from engine.timeman import FIRST_JUDGED_DEPTH, IterationClock
+    depth = FIRST_JUDGED_DEPTH
+
+    def last_target(bests, scores):
+        clock = IterationClock(1000)
+        for best, score in zip(bests, scores):
+            target = clock.target_ms(best, score)
+        return target
+
+    steady = last_target(["a"] * 6, [20] * 6)
+    changing = last_target(["a", "b", "a", "b", "a", "b"], [20] * 6)
+    falling = last_target(["a"] * 6, [200, 150, 100, 50, 0, -50])
+    assert steady < 1000 < changing and falling > steady
+    # The decision itself: go on while under NEXT_SHARE of the target.
+    clock = IterationClock(1000)
+    assert clock.go_on(depth, "a", 0, 100)
+    assert not clock.go_on(depth + 1, "a", 0, 900)
+    # Without a target (pondering, fixed depth) it never stops the search.
+    assert IterationClock(None).go_on(depth, "a", 0, 10 ** 9)
