@@ -17,7 +17,7 @@ MAX_MS = 2**31 - 1
 # A sudden-death game is planned as if this many more moves had to be made
 # on the clock. Xiangqi games are long; since the plan is redone every move
 # the budget shrinks geometrically with the clock and never plans it away.
-SUDDEN_DEATH_MOVES = 25
+SUDDEN_DEATH_MOVES = 30
 
 # The hard cap is this many times the target ...
 HARD_OVER_SOFT = 5
@@ -69,7 +69,7 @@ def fixed(movetime_ms, overhead_ms=0):
 # has come out of several iterations in a row. A new iteration starts only
 # while less than NEXT_SHARE of the scaled target is spent: the next one
 # typically costs about as much as everything before it.
-NEXT_SHARE = 0.55
+NEXT_SHARE = 0.7
 FIRST_JUDGED_DEPTH = 5          # shallower iterations are too quick to matter
 INSTABILITY_WEIGHT = 0.6        # a best-move change adds this share of the target...
 INSTABILITY_DECAY = 0.5         # ... and the memory of changes halves each iteration
