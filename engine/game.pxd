@@ -94,6 +94,12 @@ cdef struct GameOps:
     # Optional (NULL: none). A static ordering key for quiet moves, added to
     # the history score: it orders moves before the history knows them.
     int (*order_hint)(void* state, Move move) noexcept nogil
+    # Optional (NULL: none). A move as "what goes where" (Xiangqi: the kind
+    # of piece and its destination), a number below move_kinds, for a move
+    # legal in `state`: it keys the continuation histories, which learn
+    # which moves do well after which.
+    int move_kinds
+    int (*move_kind)(void* state, Move move) noexcept nogil
     # Move text both ways. move_text writes the NUL-terminated text of a
     # move (legal in `state`) into out[0..MOVE_TEXT_SIZE) and returns its
     # length. parse_move returns 0 if `text` is not a move at all, 1 if it

@@ -15,7 +15,7 @@
 # prints: it fills plain dicts and hands them to the caller's on_info.
 
 from libc.math cimport log
-from libc.stdint cimport uint16_t, uint64_t
+from libc.stdint cimport int16_t, uint16_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -96,6 +96,7 @@ cdef enum:
     SEE_MARGIN = 150             # of depth are pruned at low depth
     IIR_MIN_DEPTH = 6            # nodes without a hash move are searched a ply shallower
     HISTORY_MAX = 1 << 14        # history scores stay within +-HISTORY_MAX
+    LMR_HISTORY_DIVISOR = HISTORY_MAX    # a quiet move's history stat / this: plies less reduced
     HISTORY_SIZE = 1 << 16       # history tables are indexed by the 16-bit move
     LAZY_MARGIN = 300            # quiescence trusts a quick evaluation this far above beta
     SORT_AFTER = 4               # moves picked one by one before the rest is sorted
@@ -187,6 +188,12 @@ cdef struct SearchState:
     Move killers[MAX_PLY][2]
     int history[HISTORY_SIZE]    # by move
     Move countermove[HISTORY_SIZE]   # by the previous move
+    # Continuation histories (when the game names move kinds): how a move
+    # kind did after the move kind played 1 and 2 plies before,
+    # [back - 1][earlier kind][kind]; NULL for games without kinds.
+    int move_kinds
+    int16_t* continuation
+    int played_kind[MAX_PLY + 1] # move kind made at each ply (-1: a pass, or none)
     Move played[MAX_PLY + 1]     # the move made at each ply (NO_MOVE: a pass)
     int static_evals[MAX_PLY + 1]
     Move pv[MAX_PLY + 1][MAX_PLY + 1]
@@ -275,8 +282,11 @@ cdef int is_excluded(SearchState* s, Move move) noexcept nogil:
     return 0
 
 
-cdef inline int capture_value(SearchState* s, Move move) noexcept nogil:
-    return s.ops.capture_value(s.game, move) if s.captures else 0
+# The game's switches are read once per node into locals (`captures`,
+# `checks` below): a field of *s would be reloaded after every call through
+# a function pointer.
+cdef inline int capture_value(SearchState* s, int captures, Move move) noexcept nogil:
+    return s.ops.capture_value(s.game, move) if captures else 0
 
 
 cdef inline int see_ge(SearchState* s, Move move, int threshold) noexcept nogil:
@@ -284,12 +294,36 @@ cdef inline int see_ge(SearchState* s, Move move, int threshold) noexcept nogil:
     return s.ops.see_ge is NULL or s.ops.see_ge(s.game, move, threshold)
 
 
-cdef inline int may_give_check(SearchState* s, Move move) noexcept nogil:
-    return s.checks and s.ops.may_give_check(s.game, move)
+cdef inline int may_give_check(SearchState* s, int checks, Move move) noexcept nogil:
+    return checks and s.ops.may_give_check(s.game, move)
 
 
-cdef inline int quiet_order(SearchState* s, Move move) noexcept nogil:
+cdef inline int16_t* continuation_row(SearchState* s, int ply, int back) noexcept nogil:
+    """The continuation history after the move `back` plies before this
+    node, or NULL (no kinds, a pass, or before the root)."""
+    cdef int kind
+    if s.continuation is NULL or ply < back:
+        return NULL
+    kind = s.played_kind[ply - back]
+    if kind < 0:
+        return NULL
+    return s.continuation + ((back - 1) * s.move_kinds + kind) * s.move_kinds
+
+
+cdef inline int quiet_stat(SearchState* s, Move move, int kind, int16_t* c1, int16_t* c2) noexcept nogil:
+    """What the histories say of a quiet move (kind: its move kind, or -1)."""
     cdef int score = s.history[move]
+    if kind >= 0:
+        if c1 is not NULL:
+            score += c1[kind]
+        if c2 is not NULL:
+            score += c2[kind]
+    return score
+
+
+cdef inline int quiet_order(SearchState* s, Move move, int16_t* c1, int16_t* c2) noexcept nogil:
+    cdef int kind = s.ops.move_kind(s.game, move) if (c1 is not NULL or c2 is not NULL) else -1
+    cdef int score = quiet_stat(s, move, kind, c1, c2)
     if s.ops.order_hint is not NULL:
         score += s.ops.order_hint(s.game, move)
     return score
@@ -330,6 +364,7 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
     cdef uint64_t key
     cdef TTEntry entry
     cdef void* g = s.game
+    cdef int has_captures = s.captures, has_checks = s.checks
     s.pv_len[ply] = ply
     count_node(&s.nodes)
     if should_stop(s):
@@ -375,17 +410,17 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
             return best
         if best > alpha:
             alpha = best
-        if not s.captures:
+        if not has_captures:
             return best                 # nothing tactical to resolve
         n = s.ops.generate(g, moves, MAX_MOVES, 1, 0)
     for i in range(n):
-        scores[i] = SCORE_HASH_MOVE if moves[i] == tt_move else capture_value(s, moves[i])
+        scores[i] = SCORE_HASH_MOVE if moves[i] == tt_move else capture_value(s, has_captures, moves[i])
     for i in range(n):
         pick_next(moves, scores, i, n)
         # A capture that loses material cannot raise a standing pat.
         if not in_check and not see_ge(s, moves[i], 0):
             continue
-        gives = s.ops.make(g, moves[i], may_give_check(s, moves[i]))
+        gives = s.ops.make(g, moves[i], may_give_check(s, has_checks, moves[i]))
         score = -qsearch(s, -beta, -alpha, ply + 1, gives)
         s.ops.unmake(g)
         if s.aborted:
@@ -417,12 +452,15 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef int n, i, score, best, rule_score, back = 0, searched = 0, gives, new_depth
     cdef int reduction, bound, static_eval, tt_score, quiet, late_quiet, captures
     cdef int n_quiets = 0, j, prune_quiets, futile, prunable, improving, extend, order
-    cdef int sorted_from, found
+    cdef int sorted_from, found, kind
+    cdef int16_t* c1
+    cdef int16_t* c2
     cdef Move quiets_tried[MAX_MOVES]
     cdef int pv_node = beta - alpha > 1
     cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter = NO_MOVE, previous
     cdef uint64_t key
     cdef TTEntry entry
+    cdef int has_captures = s.captures, has_checks = s.checks
 
     if depth <= 0:
         return qsearch(s, alpha, beta, ply, in_check)
@@ -483,6 +521,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             # 3 that a quiet move sets up: tests/test_protocol_uci.py.)
             reduction = 3 + depth // 6
             s.played[ply] = NO_MOVE
+            s.played_kind[ply] = -1
             s.ops.make_null(g)
             score = -pvs(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0, 1)
             s.ops.unmake_null(g)
@@ -505,9 +544,11 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     previous = s.played[ply - 1] if ply > 0 else NO_MOVE
     if previous != NO_MOVE:
         counter = s.countermove[previous]
+    c1 = continuation_row(s, ply, 1)
+    c2 = continuation_row(s, ply, 2)
     for i in range(n):
         move = moves[i]
-        captures = capture_value(s, move)
+        captures = capture_value(s, has_captures, move)
         if move == tt_move:
             scores[i] = SCORE_HASH_MOVE
         elif captures:
@@ -519,7 +560,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         elif move == counter:
             scores[i] = SCORE_COUNTER
         else:
-            scores[i] = quiet_order(s, move)
+            scores[i] = quiet_order(s, move, c1, c2)
 
     # Step 7. The move loop. Near the leaves, quiet moves that cannot lift a
     # hopeless static score to alpha (futility), or that come late in the
@@ -549,14 +590,14 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         if ply == 0 and s.n_excluded and is_excluded(s, move):
             continue
         if order == SCORE_HASH_MOVE:
-            quiet = capture_value(s, move) == 0
+            quiet = capture_value(s, has_captures, move) == 0
         else:
             quiet = SCORE_QUIET_FLOOR < order < SCORE_CAPTURE
         late_quiet = quiet and order < SCORE_COUNTER
         prunable = late_quiet and searched > 0 and best > -RULE_BOUND and (
             futile or (prune_quiets and depth <= LMP_MAX_DEPTH
                        and searched >= (3 + 2 * depth * depth) * (2 + improving) // 3))
-        gives = may_give_check(s, move)
+        gives = may_give_check(s, has_checks, move)
         if prunable and not gives:
             continue
         # Captures that lose material in the exchange they start, near the
@@ -571,6 +612,8 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         # sacrificial check is searched like any other move.
         extend = gives and see_ge(s, move, 0)
         s.played[ply] = move
+        kind = s.ops.move_kind(g, move) if s.continuation is not NULL else -1
+        s.played_kind[ply] = kind
         gives = s.ops.make(g, move, gives)
         if prunable and not gives:
             s.ops.unmake(g)
@@ -586,7 +629,8 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                 reduction = LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
                 # Less at PV nodes and for moves with a good history, more
                 # where the position is not getting better.
-                reduction += (not improving) - pv_node - s.history[move] // (HISTORY_MAX // 3)
+                reduction += (not improving) - pv_node \
+                    - quiet_stat(s, move, kind, c1, c2) // LMR_HISTORY_DIVISOR
                 if reduction < 0:
                     reduction = 0
                 if reduction > new_depth - 1:
@@ -622,9 +666,9 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                             s.countermove[previous] = move
                         # Reward the cutting move; the quiet moves tried
                         # before it failed, so they lose as much.
-                        update_history(s, move, depth * depth)
+                        update_quiet(s, move, depth * depth, c1, c2)
                         for j in range(n_quiets - 1):
-                            update_history(s, quiets_tried[j], -depth * depth)
+                            update_quiet(s, quiets_tried[j], -depth * depth, c1, c2)
                     break
                 alpha = score
     if searched == 0:
@@ -644,15 +688,28 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     return best
 
 
-cdef inline void update_history(SearchState* s, Move move, int bonus) noexcept nogil:
-    # "Gravity": each update moves the score toward +-HISTORY_MAX by a share
-    # of the remaining distance, so it stays bounded and old news fades.
-    cdef int* h = &s.history[move]
+cdef inline int gravity(int value, int bonus) noexcept nogil:
+    # "Gravity": each update moves a score toward +-HISTORY_MAX by a share of
+    # the remaining distance, so it stays bounded and old news fades.
     if bonus > HISTORY_MAX:
         bonus = HISTORY_MAX
     elif bonus < -HISTORY_MAX:
         bonus = -HISTORY_MAX
-    h[0] += bonus - h[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+    return value + bonus - value * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+
+
+cdef inline void update_quiet(SearchState* s, Move move, int bonus, int16_t* c1,
+                              int16_t* c2) noexcept nogil:
+    """A quiet move cut (bonus > 0) or failed to (bonus < 0) here: its
+    history and its continuation histories learn it."""
+    cdef int kind
+    s.history[move] = gravity(s.history[move], bonus)
+    if c1 is not NULL or c2 is not NULL:
+        kind = s.ops.move_kind(s.game, move)
+        if c1 is not NULL:
+            c1[kind] = <int16_t> gravity(c1[kind], bonus)
+        if c2 is not NULL:
+            c2[kind] = <int16_t> gravity(c2[kind], bonus)
 
 
 cdef int aspiration(SearchState* s, int depth, int previous, int use_window, int in_check) noexcept nogil:
@@ -732,6 +789,8 @@ cdef void wait_helpers(Pool* pool) noexcept nogil:
 
 cdef void clear_heuristics(SearchState* s) noexcept nogil:
     memset(s.history, 0, sizeof(s.history))
+    if s.continuation is not NULL:
+        memset(s.continuation, 0, 2 * s.move_kinds * s.move_kinds * sizeof(int16_t))
     memset(s.killers, 0xFF, sizeof(s.killers))          # NO_MOVE everywhere
     memset(s.countermove, 0xFF, sizeof(s.countermove))
 
@@ -871,7 +930,10 @@ cdef class Searcher:
     def _free_states(self):
         for i in range(self.n_threads):
             free(self.workers[i].game)
+            free(self.workers[i].continuation)
             self.workers[i].game = NULL
+            self.workers[i].continuation = NULL
+            self.workers[i].move_kinds = 0
         free(self.root)
         free(self.scratch)
         self.root = self.scratch = NULL
@@ -894,6 +956,12 @@ cdef class Searcher:
             s.game = malloc(ops.state_size)
             if s.game is NULL:
                 raise MemoryError()
+            if ops.move_kind is not NULL and ops.move_kinds > 0:
+                s.continuation = <int16_t*> calloc(2 * ops.move_kinds * ops.move_kinds,
+                                                   sizeof(int16_t))
+                if s.continuation is NULL:
+                    raise MemoryError()
+                s.move_kinds = ops.move_kinds
             s.ops = ops[0]
             s.forward_pruning = (ops.pruning & PRUNE_FORWARD) != 0
             s.reductions = (ops.pruning & PRUNE_REDUCTIONS) != 0

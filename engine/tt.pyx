@@ -92,12 +92,16 @@ cdef void tt_store(TTable* tt, uint64_t key, uint16_t move, int score, int eval,
     cdef TTEntry e, old
     cdef uint64_t data
     cdef int i, worth, worst = 1 << 30, age, same = 0
-    # The slot of the same key; else the first empty one (or one holding a
-    # move only); else the least worth keeping.
+    # The slot of the same key, else the first empty one, else the one least
+    # worth keeping (a slot holding a move only is worth least). Slots fill
+    # in order and are never emptied, so no key lives past an empty slot.
     for i in range(4):
         data = tt_load(&b.slots[i].data)
+        if data == 0:
+            victim = &b.slots[i]
+            break
         unpack(data, &e)
-        if data and tt_load(&b.slots[i].check) ^ data == key:
+        if tt_load(&b.slots[i].check) ^ data == key:
             victim = &b.slots[i]
             old = e
             same = 1

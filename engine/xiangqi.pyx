@@ -52,13 +52,20 @@ cdef int xq_generate(void* state, uint16_t* out, int capacity, int tactical, int
     cdef Position* p = <Position*> state
     cdef Legality lg
     cdef Move own[XQ_MAX_MOVES]
-    cdef Move* moves = out if capacity >= XQ_MAX_MOVES else own
-    cdef int n = generate(p, moves, GEN_CAPTURES if tactical else GEN_ALL)
-    cdef int i, kept = 0
+    cdef int n, i, kept = 0
+    if capacity >= XQ_MAX_MOVES:
+        n = generate(p, out, GEN_CAPTURES if tactical else GEN_ALL)
+        prepare_legality(p, &lg, checked)
+        for i in range(n):
+            if is_legal(p, &lg, out[i]):
+                out[kept] = out[i]
+                kept += 1
+        return kept
+    n = generate(p, own, GEN_CAPTURES if tactical else GEN_ALL)
     prepare_legality(p, &lg, checked)
     for i in range(n):
-        if kept < capacity and is_legal(p, &lg, moves[i]):
-            out[kept] = moves[i]
+        if kept < capacity and is_legal(p, &lg, own[i]):
+            out[kept] = own[i]
             kept += 1
     return kept
 
@@ -201,6 +208,13 @@ cdef int xq_parse_move(void* state, const char* text, uint16_t* move) noexcept n
     return 1
 
 
+cdef int xq_move_kind(void* state, uint16_t move) noexcept nogil:
+    # Piece kind (0..13, both colours) and destination (0..89).
+    cdef Position* p = <Position*> state
+    cdef int to = move_to(move)
+    return KIND_OF[p.board[move_from(move)]] * 90 + rank_of(to) * 9 + file_of(to)
+
+
 XIANGQI_OPS.name = b"xiangqi"
 XIANGQI_OPS.state_size = sizeof(Position)
 XIANGQI_OPS.max_moves = XQ_MAX_MOVES
@@ -209,6 +223,8 @@ XIANGQI_OPS.copy_state = xq_copy_state
 XIANGQI_OPS.move_text = xq_move_text
 XIANGQI_OPS.parse_move = xq_parse_move
 XIANGQI_OPS.order_hint = NULL
+XIANGQI_OPS.move_kinds = 14 * 90
+XIANGQI_OPS.move_kind = xq_move_kind
 XIANGQI_OPS.generate = xq_generate
 XIANGQI_OPS.make = xq_make
 XIANGQI_OPS.unmake = xq_unmake
