@@ -11,6 +11,10 @@
     tuong-bench latency [--rounds 20]    how fast the engine process answers
                                          isready and stop during go infinite,
                                          beside Fairy-Stockfish
+    tuong-bench ebf [--depth 16]         effective branching factor over depths
+                                         10-16 on bench.txt, beside Fairy-Stockfish
+    tuong-bench threads [--threads 2]    nodes/s and time to a fixed depth over
+                                         bench.txt with 1 and N threads
 
 Machines here are noisy, so every figure is reported as a ratio against
 Fairy-Stockfish run moments earlier on the same machine.
@@ -119,6 +123,22 @@ class Fairy:
                         for key in ("depth", "nodes", "nps", "time", "mate") if key in fields}
             if line.startswith("bestmove"):
                 return last
+        raise RuntimeError("Fairy-Stockfish ended during a search")
+
+    def depth_nodes(self, fen, depth):
+        """{depth: nodes} at the end of each iteration of `go depth`."""
+        self.send(f"ucinewgame\nposition fen {fen}")
+        self.sync()
+        self.send(f"go depth {depth}")
+        nodes = {}
+        for line in self.proc.stdout:
+            fields = line.split()
+            if line.startswith("info") and "depth" in fields and "nodes" in fields \
+                    and "lowerbound" not in fields and "upperbound" not in fields \
+                    and ("multipv" not in fields or fields[fields.index("multipv") + 1] == "1"):
+                nodes[int(fields[fields.index("depth") + 1])] = int(fields[fields.index("nodes") + 1])
+            if line.startswith("bestmove"):
+                return nodes
         raise RuntimeError("Fairy-Stockfish ended during a search")
 
     def close(self):
@@ -230,6 +250,90 @@ def bench_search(args):
     return 0
 
 
+def tuong_depth_nodes(fen, depth, hash_mb, threads=1):
+    """{depth: nodes} at the end of each iteration, and {depth: seconds}."""
+    nodes, seconds = {}, {}
+    start = time.perf_counter()
+
+    def note(info):
+        if info["multipv"] == 1 and info["bound"] is None:
+            nodes[info["depth"]] = info["nodes"]
+            seconds[info["depth"]] = time.perf_counter() - start
+
+    Searcher(hash_mb, threads=threads).search(Board(fen), depth=depth, on_info=note)
+    return nodes, seconds
+
+
+def branching(per_position, low, high):
+    """Per depth d in (low, high]: total nodes to d over total nodes to d-1,
+    summed over the positions that reached both; and their geometric mean."""
+    ratios = {}
+    for d in range(low + 1, high + 1):
+        pairs = [(n[d], n[d - 1]) for n in per_position if d in n and d - 1 in n]
+        if pairs:
+            ratios[d] = sum(a for a, _ in pairs) / sum(b for _, b in pairs)
+    mean = (statistics.geometric_mean(ratios.values()) if ratios else float("nan"))
+    return ratios, mean
+
+
+def bench_ebf(args):
+    fens = bench_fens()
+    fairy_path = find_fairy(args.fairy)
+    fairy = Fairy(fairy_path, args.hash) if fairy_path else None
+    ours, theirs = [], []
+    try:
+        for fen in fens:
+            nodes, _ = tuong_depth_nodes(fen, args.depth, args.hash)
+            ours.append(nodes)
+            line = f"  tuong to depth {args.depth}: {nodes.get(args.depth, 0):>11,} nodes"
+            if fairy:
+                theirs.append(fairy.depth_nodes(fen, args.depth))
+                line += f" | fairy-stockfish {theirs[-1].get(args.depth, 0):>11,}"
+            print(f"{line}  {fen.split()[0][:30]}")
+    finally:
+        if fairy:
+            fairy.close()
+    print(f"== effective branching factor, total nodes to depth d over depth d-1, "
+          f"{len(fens)} positions")
+    for name, data in (("tuong", ours), ("fairy-stockfish", theirs)):
+        if not data:
+            continue
+        ratios, mean = branching(data, args.low, args.depth)
+        print(f"  {name:16s} " + " ".join(f"{d}:{r:.2f}" for d, r in ratios.items())
+              + f"   mean {mean:.2f}")
+    return 0
+
+
+def bench_threads(args):
+    """Nodes/s at a fixed movetime and time to a fixed depth over bench.txt
+    with one thread and with N, side by side (the ratio is what counts)."""
+    fens = bench_fens()
+    counts = (1, args.threads)
+    print(f"== {len(fens)} positions; nodes/s at go movetime {args.movetime}, "
+          f"then time to depth {args.depth} (a fresh table each)")
+    nps, to_depth = {}, {}
+    for threads in counts:
+        nodes = ms = 0
+        for fen in fens:
+            start = time.perf_counter()
+            result = Searcher(args.hash, threads=threads).search(
+                Board(fen), soft_ms=args.movetime, hard_ms=args.movetime)
+            ms += (time.perf_counter() - start) * 1000
+            nodes += result.nodes
+        nps[threads] = nodes / ms * 1000
+        total = 0.0
+        for fen in fens:
+            _, seconds = tuong_depth_nodes(fen, args.depth, args.hash, threads)
+            total += seconds.get(args.depth, float("nan"))
+        to_depth[threads] = total
+        print(f"  {threads} thread(s): {nps[threads]:10.0f} nodes/s, "
+              f"{total:7.2f} s to depth {args.depth}")
+    n = args.threads
+    print(f"ratio nodes/s {n} threads / 1 thread: {nps[n] / nps[1]:.2f}x; "
+          f"time to depth {n} threads / 1 thread: {to_depth[n] / to_depth[1]:.2f}")
+    return 0
+
+
 class Process:
     """An engine process on pipes, for timing round trips."""
 
@@ -319,6 +423,18 @@ def main(argv=None):
     latency.add_argument("--rounds", type=int, default=20)
     latency.add_argument("--fairy", help="path of the fairy-stockfish binary")
     latency.set_defaults(run=bench_latency)
+    ebf = sub.add_parser("ebf", help="effective branching factor vs Fairy-Stockfish")
+    ebf.add_argument("--depth", type=int, default=16, help="deepest depth")
+    ebf.add_argument("--low", type=int, default=10, help="first depth of the range")
+    ebf.add_argument("--hash", type=int, default=64, help="MB of hash for both engines")
+    ebf.add_argument("--fairy", help="path of the fairy-stockfish binary")
+    ebf.set_defaults(run=bench_ebf)
+    threads = sub.add_parser("threads", help="nodes/s and time to depth, 1 thread vs N")
+    threads.add_argument("--threads", type=int, default=2)
+    threads.add_argument("--movetime", type=int, default=2000, help="ms per bench position")
+    threads.add_argument("--depth", type=int, default=14, help="depth to time")
+    threads.add_argument("--hash", type=int, default=64, help="MB of hash")
+    threads.set_defaults(run=bench_threads)
     args = parser.parse_args(argv)
     return args.run(args)
 
