@@ -874,12 +874,7 @@ cdef class Searcher:
         self.set_threads(threads)
 
     def __dealloc__(self):
-        self._close_helpers()
-        self._free_states()
-        for i in range(self.n_threads):
-            free(self.workers[i])
-        free(self.workers)
-        free(self.control.node_counts)
+        self._free_workers()
         tt_free(&self.tt)
         pthread_cond_destroy(&self.pool.wake)
         pthread_cond_destroy(&self.pool.idle)
@@ -912,13 +907,7 @@ cdef class Searcher:
                     free(workers[i])
                 free(workers); free(counts); free(threads)
                 raise MemoryError()
-        self._close_helpers()
-        self._free_states()
-        for i in range(self.n_threads):
-            free(self.workers[i])
-        free(self.workers)
-        free(self.control.node_counts)
-        free(self.pool.threads)
+        self._free_workers()
         self.workers, self.n_threads, self.pool.threads = workers, n, threads
         self.control.node_counts, self.control.n_workers = counts, n
         self.ops = NULL
@@ -943,6 +932,18 @@ cdef class Searcher:
         if started < n - 1:
             self._close_helpers()
             raise RuntimeError(f"could only start {started + 1} of {n} threads")
+
+    def _free_workers(self):
+        """Join the helpers and free every worker's memory."""
+        self._close_helpers()
+        self._free_states()
+        for i in range(self.n_threads):
+            free(self.workers[i])
+        free(self.workers)
+        free(self.control.node_counts)
+        free(self.pool.threads)
+        self.workers, self.n_threads, self.pool.threads = NULL, 0, NULL
+        self.control.node_counts = NULL
 
     def _close_helpers(self):
         """Stop and join the helper threads (they are parked)."""

@@ -110,36 +110,35 @@ class Fairy:
             if line.strip() == "readyok":
                 return
 
-    def go(self, fen, limit):
-        """Last info fields (depth, nodes, nps, time, mate) of `go <limit>`."""
+    def infos(self, fen, limit):
+        """The fields of each `info ... nodes` line of `go <limit>` on fen, as
+        dicts of the numeric fields (and 'bound' when the line has one)."""
         self.send(f"ucinewgame\nposition fen {fen}")
         self.sync()
         self.send(f"go {limit}")
-        last = {}
         for line in self.proc.stdout:
             if line.startswith("info") and " nodes " in line:
                 fields = line.split()
-                last = {key: int(fields[fields.index(key) + 1])
-                        for key in ("depth", "nodes", "nps", "time", "mate") if key in fields}
+                info = {key: int(fields[fields.index(key) + 1])
+                        for key in ("depth", "nodes", "nps", "time", "mate", "multipv")
+                        if key in fields}
+                info["bound"] = "lowerbound" in fields or "upperbound" in fields
+                yield info
             if line.startswith("bestmove"):
-                return last
+                return
         raise RuntimeError("Fairy-Stockfish ended during a search")
+
+    def go(self, fen, limit):
+        """Last info fields (depth, nodes, nps, time, mate) of `go <limit>`."""
+        last = {}
+        for last in self.infos(fen, limit):
+            pass
+        return last
 
     def depth_nodes(self, fen, depth):
         """{depth: nodes} at the end of each iteration of `go depth`."""
-        self.send(f"ucinewgame\nposition fen {fen}")
-        self.sync()
-        self.send(f"go depth {depth}")
-        nodes = {}
-        for line in self.proc.stdout:
-            fields = line.split()
-            if line.startswith("info") and "depth" in fields and "nodes" in fields \
-                    and "lowerbound" not in fields and "upperbound" not in fields \
-                    and ("multipv" not in fields or fields[fields.index("multipv") + 1] == "1"):
-                nodes[int(fields[fields.index("depth") + 1])] = int(fields[fields.index("nodes") + 1])
-            if line.startswith("bestmove"):
-                return nodes
-        raise RuntimeError("Fairy-Stockfish ended during a search")
+        return {info["depth"]: info["nodes"] for info in self.infos(fen, f"depth {depth}")
+                if not info["bound"] and info.get("multipv", 1) == 1}
 
     def close(self):
         self.proc.kill()
