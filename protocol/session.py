@@ -58,43 +58,14 @@ copy of the board to a worker thread and returns, so the loop keeps reading
 with plain dicts; the dialect formats every line. Output goes through one
 locked, flushed writer because both threads print.
 """
-import sys
 import threading
 from dataclasses import dataclass
 from typing import Optional
 
 from engine.games import GAMES
+from protocol import ucci, uci, xboard
 from protocol.options import engine_options
-
-ECHO_LIMIT = 60         # how much of a bad input is quoted back
-MESSAGE_LIMIT = 300     # and how long an error line may get (FEN errors quote too)
-
-
-def quote(text):
-    """A bad input as it is echoed in an error: short, one line, ASCII
-    (garbage bytes show as \\ufffd, not as bytes a GUI may choke on)."""
-    text = text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT] + "..."
-    return ascii(text)
-
-
-def clip(message):
-    return message if len(message) <= MESSAGE_LIMIT else message[:MESSAGE_LIMIT] + "..."
-
-
-class Output:
-    """Writes whole lines to a stream, flushed at once, from any thread."""
-
-    def __init__(self, stream=None):
-        self.stream = stream or sys.stdout
-        self.lock = threading.Lock()
-
-    def __call__(self, line):
-        with self.lock:
-            try:
-                self.stream.write(line + "\n")
-                self.stream.flush()
-            except (BrokenPipeError, ValueError):
-                pass    # the GUI went away; the read loop will see EOF
+from protocol.text import Output, quote
 
 
 @dataclass
@@ -320,8 +291,6 @@ class Session:
         if not words:
             return
         if self.dialect is None:
-            # Imported here: the dialect modules import helpers from this one.
-            from protocol import ucci, uci, xboard
             first = words[0].lower()
             kind = {"ucci": ucci.Ucci, "xboard": xboard.XBoard,
                     "protover": xboard.XBoard}.get(first, uci.Uci)

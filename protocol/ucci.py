@@ -19,7 +19,7 @@ gets milliseconds. A `time` with neither movestogo nor increment is read as
 sudden death (ElephantEye reads it as "all of it for this move", which would
 lose on time if the GUI meant sudden death).
 """
-from protocol.session import quote
+from protocol.text import quote
 from protocol.uci import HIGHEST, MAX_DEPTH, Uci, read_number
 
 # UCCI shows mates as large scores; ElephantEye's convention (mate = 10000

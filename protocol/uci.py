@@ -3,7 +3,7 @@
 Moves are the project's own a0-i9 strings, as Pikafish's UCI uses them.
 """
 from engine import timeman
-from protocol.session import clip, quote
+from protocol.text import clip, quote
 
 AUTHOR = "the tuong authors"
 MAX_DEPTH = 100
