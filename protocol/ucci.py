@@ -29,6 +29,7 @@ MATE_SCORE = 10000
 
 class Ucci(Uci):
     ok = "ucciok"
+    clocks = ("time", "opptime")
 
     def __init__(self, session):
         super().__init__(session)
