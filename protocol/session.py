@@ -157,8 +157,12 @@ class Session:
         self.stop_search()
         board = board.copy()
         over = board.is_game_over()
+        failure = None
         if not over:
-            self.searcher.prepare(board, **limits)
+            try:
+                self.searcher.prepare(board, **limits)
+            except Exception as err:       # still answer: the worker falls back
+                failure = err
         bounded = over or any(limits.get(limit) for limit in ("depth", "nodes", "soft_ms",
                                                                 "hard_ms"))
 
@@ -171,6 +175,8 @@ class Session:
         def search():
             if over:
                 return NoMove.game_over(board)
+            if failure is not None:
+                raise failure
             return self.searcher.run(on_info=guarded_info)
 
         def fallback():
@@ -184,9 +190,18 @@ class Session:
         """`go perft`: a divide on the worker thread, as a search that stop
         and quit interrupt. on_done((moves, finished))."""
         self.stop_search()
-        self.searcher.prepare_perft(board, depth)
-        self._start_worker(lambda: self.searcher.run_perft(on_move), lambda: ([], False),
-                           on_done, False, True)
+        failure = None
+        try:
+            self.searcher.prepare_perft(board, depth)
+        except Exception as err:           # still answer, as a search does
+            failure = err
+
+        def perft():
+            if failure is not None:
+                raise failure
+            return self.searcher.run_perft(on_move)
+
+        self._start_worker(perft, lambda: ([], False), on_done, False, True)
 
     def _start_worker(self, work, fallback, on_done, hold, bounded):
         self._bounded = bounded

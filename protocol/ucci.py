@@ -4,7 +4,7 @@ What differs from UCI:
   - `ucci` ... `ucciok`; options print as `option <name> type <t> ...` and
     are set with `setoption <name> [<value>]` (UCI spelling also accepted);
   - `banmoves M..` excludes root moves from the next `go`; `position`
-    clears the list;
+    (or a new game) clears the list;
   - `go [ponder|draw] depth D|infinite | nodes N | time T [movestogo M |
     increment I] [opptime T [oppmovestogo M | oppincrement I]]`;
   - `bestmove M [ponder P]`, or `nobestmove` when there is no move (and in
@@ -34,6 +34,7 @@ class Ucci(Uci):
     def __init__(self, session):
         super().__init__(session)
         self.banned = []
+        self.banned_board = None        # the position the ban was made for
         self.commands.update({
             "ucci": self.cmd_uci, "banmoves": self.cmd_banmoves,
             "bye": self.cmd_quit, "quit": self.cmd_quit,
@@ -71,7 +72,7 @@ class Ucci(Uci):
         if bad:
             self.error(f"banmoves: not legal here: {quote(' '.join(bad))}; list unchanged")
         else:
-            self.banned = list(args)
+            self.banned, self.banned_board = list(args), self.s.board
 
     def cmd_stop(self, args):
         if not self.s.searching():
@@ -84,7 +85,9 @@ class Ucci(Uci):
         except ValueError as err:
             self.error(f"go: {err}; search not started")
             return
-        go["banned"] = self.banned
+        # The ban belongs to its position: a new one (`position`, or a new
+        # game from `setoption newgame`) starts without it.
+        go["banned"] = self.banned if self.s.board is self.banned_board else []
         self.start(go, ours=("time", "increment"))
 
     def parse_go(self, args):

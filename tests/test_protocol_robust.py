@@ -19,6 +19,7 @@ from test_protocol_uci import EngineProcess
 from engine import timeman
 from engine.board import Board
 from engine.search import Searcher
+from protocol.options import default_threads
 from protocol.session import Session
 
 HANG = 10          # s: a guard against hangs only, never a measure of speed
@@ -215,6 +216,32 @@ def test_a_go_with_our_clock_or_none_has_no_warning(gated, go):
             timeman.budget(60000, 0, None, 30)
 
 
+# -- a search that cannot even be prepared ---------------------------------------------
+class RefusingSearcher(GatedSearcher):
+    def prepare(self, *args, **kwargs):
+        raise RuntimeError("cannot prepare")
+
+    def prepare_perft(self, *args, **kwargs):
+        raise RuntimeError("cannot prepare")
+
+
+def test_a_search_that_cannot_be_prepared_still_answers():
+    """Since the search is prepared on the protocol thread, an exception
+    there escaped `go` as an internal error and the go was never answered."""
+    out, searcher = Lines(), RefusingSearcher()
+    searcher.gate.set()
+    session = Session(out=out, searcher=searcher)
+    for line in ("uci", "position startpos", "go depth 3"):
+        session.handle_line(line)
+    assert out.wait_for(is_bestmove)
+    assert out.starting("bestmove")[0].split()[1] in Board().legal_moves()
+    assert any("search failed" in line and "cannot prepare" in line for line in out)
+    session.handle_line("go perft 2")
+    assert out.wait_for(lambda line: line.startswith("Nodes searched"))
+    session.stop_search()
+    assert len(out.starting("bestmove")) == 1
+
+
 # -- end of input --------------------------------------------------------------------
 @pytest.mark.parametrize("commands", ["go depth 3", "go", "go infinite", "go ponder",
                                       "go ponder\nponderhit", "go perft 1"])
@@ -287,7 +314,7 @@ def test_ponder_time_does_not_count_after_ponderhit():
     the ponderhit comes at an iteration boundary (from on_info, on the
     search thread), so the outcome does not depend on timing: the search
     must go on to at least one more iteration on its new clock."""
-    searcher = Searcher(16)
+    searcher = Searcher(16, threads=default_threads())
     board = Board()
     board.push("h2e2")
     hit = {}
@@ -340,6 +367,35 @@ def test_a_clock_for_the_other_side_only_moves_at_once(engine):
     assert "info string warning: go without btime (Black to move)" in e.before
     e.send("isready")
     e.expect("readyok", timeout=HANG)
+
+
+def test_ucci_ban_of_another_position_is_not_applied(engine):
+    """banmoves, then a new game from `setoption newgame`: the ban named
+    moves of the old position, and the go after it failed inside the
+    search and never answered (found by the fuzz)."""
+    e = engine("ucci")
+    e.send("position startpos moves h2e2 h9g7")
+    e.send("banmoves e2e6")                          # legal only after h2e2 h9g7
+    e.send("setoption newgame")
+    e.send("go depth 2")
+    assert e.expect(r"bestmove (\S+)").group(1) in Board().legal_moves()
+    e.send("isready")
+    e.expect("readyok")
+    assert "error" not in e.before
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "dodgem", "queens"])
+def test_a_small_game_fen_with_a_huge_run_is_refused_at_once(engine, game):
+    """'2147483648 b' once made the small games' FEN reader build a list of
+    two billion empty cells: the engine stopped answering (found by the
+    fuzz)."""
+    e = engine()
+    e.send(f"setoption name UCI_Variant value {game}")
+    for fen in ("2147483648 b", "3/99999999999/3 w", "1/2/18446744073709551617 w"):
+        e.send(f"position fen {fen}")
+        assert "bad run of empty cells" in e.line("info string error: ")
+    e.send("isready")
+    e.expect("readyok")
 
 
 def test_go_perft_answers_isready_and_stops(engine):
