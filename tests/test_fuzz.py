@@ -393,7 +393,7 @@ class Failure(AssertionError):
 class Engine:
     """The process on pipes; a reader thread counts the lines that matter."""
 
-    def __init__(self, threads, dialect):
+    def __init__(self, threads):
         env = dict(os.environ)
         env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
         env["TUONG_THREADS"] = str(threads)
@@ -401,7 +401,6 @@ class Engine:
         self.proc = subprocess.Popen(shlex.split(tuong_command()), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.stderr, cwd=ROOT,
                                      env=env)
-        self.dialect = dialect
         self.cond = threading.Condition()
         self.count = collections.Counter()
         self.pongs = []
@@ -496,11 +495,47 @@ def words_of(line):
     return line.decode("utf-8", "replace").split()
 
 
+def drive(engine, gen, rng, lines, seed, hello, account, sync, finish):
+    """Send about `lines` of gen's lines in batches (now and then a storm),
+    none of them a quit; account(line) for each; sync() after most batches;
+    then finish() and quit. The engine must exit 0 with nothing on stderr.
+    Returns the count of lines sent; a failure ends the test with a report."""
+    sent = 0
+    try:
+        engine.send(hello)
+        while sent < lines:
+            batch = gen.storm() if rng.random() < 0.05 else \
+                [gen.command() for _ in range(rng.randint(1, 25))]
+            batch = [line for line in batch if not words_of(line) or
+                     words_of(line)[0].lower() not in gen.QUITS]
+            for line in batch:
+                account(line)
+            engine.send_paced(batch, rng)
+            sent += len(batch)
+            if rng.random() < 0.7:          # else the next batch follows at once
+                sync()
+        finish()
+        engine.send([b"quit"])
+        code = engine.proc.wait(timeout=HANG_S)
+        if code != 0:
+            raise Failure(f"exit code {code} after quit")
+        engine.stderr.seek(0)
+        err = engine.stderr.read()
+        if err:
+            raise Failure(f"stderr: {err[-2000:]!r}")
+    except (Failure, subprocess.TimeoutExpired) as failure:
+        report = engine.report(seed, sent)
+        engine.close()
+        pytest.fail(f"{failure}\n{report}")
+    engine.close()
+    return sent
+
+
 def run_uci_fuzz(lines, threads, seed, ucci=False):
     rng = random.Random(seed)
     gen = UciLines(rng, Positions(random.Random(seed + 1)), ucci=ucci)
-    engine = Engine(threads, "ucci" if ucci else "uci")
-    sent = isready = gos = perfts = stops = 0
+    engine = Engine(threads)
+    isready = gos = perfts = stops = 0
     start = time.monotonic()
 
     def account(line):
@@ -520,8 +555,7 @@ def run_uci_fuzz(lines, threads, seed, ucci=False):
             stops += 1
 
     def sync(final=False):
-        nonlocal isready
-        isready += 1
+        account(b"isready")
         engine.send([b"isready"])
         engine.wait(lambda: engine.count["readyok"] >= isready, f"readyok #{isready}")
         with engine.cond:
@@ -548,44 +582,21 @@ def run_uci_fuzz(lines, threads, seed, ucci=False):
                               f"accepted, {c.get('perft', 0)} Nodes searched"
                               + (" after the final stop" if final else ""))
 
-    try:
-        engine.send([b"ucci" if ucci else b"uci"])
-        while sent < lines:
-            batch = gen.storm() if rng.random() < 0.05 else \
-                [gen.command() for _ in range(rng.randint(1, 25))]
-            batch = [line for line in batch if not words_of(line) or
-                     words_of(line)[0].lower() not in gen.QUITS]
-            for line in batch:
-                account(line)
-            engine.send_paced(batch, rng)
-            sent += len(batch)
-            if rng.random() < 0.7:          # else the next batch follows at once
-                sync()
+    def finish():
+        account(b"stop")
         engine.send([b"stop"])
-        stops += 1
         sync(final=True)
-        engine.send([b"quit"])
-        code = engine.proc.wait(timeout=HANG_S)
-        if code != 0:
-            raise Failure(f"exit code {code} after quit")
-        engine.stderr.seek(0)
-        err = engine.stderr.read()
-        if err:
-            raise Failure(f"stderr: {err[-2000:]!r}")
-    except (Failure, subprocess.TimeoutExpired) as failure:
-        report = engine.report(seed, sent)
-        engine.close()
-        pytest.fail(f"{failure}\n{report}")
-    engine.close()
+
+    sent = drive(engine, gen, rng, lines, seed, [b"ucci" if ucci else b"uci"], account, sync,
+                 finish)
     return sent, gos, time.monotonic() - start
 
 
 def run_xboard_fuzz(lines, threads, seed):
     rng = random.Random(seed)
     gen = XboardLines(rng, Positions(random.Random(seed + 1)))
-    engine = Engine(threads, "xboard")
+    engine = Engine(threads)
     expected = []                       # the pong lines owed, in order
-    sent = 0
     start = time.monotonic()
 
     def account(line):
@@ -593,14 +604,14 @@ def run_xboard_fuzz(lines, threads, seed):
         if words and words[0] == "ping":
             expected.append(f"pong {words[1]}" if len(words) > 1 else "pong")
 
-    def sync(n):
+    def sync():
         # `?` first: a ping during our own thinking is owed after the move.
-        line = f"ping sync{n}".encode()
+        line = f"ping sync{len(expected)}".encode()
         first = b"?" if rng.random() < 0.85 else b"force"
         gen.force = gen.force or first == b"force"
         engine.send([first, line])
         account(line)
-        engine.wait(lambda: len(engine.pongs) >= len(expected), f"pong sync{n}")
+        engine.wait(lambda: len(engine.pongs) >= len(expected), expected[-1])
         with engine.cond:
             pongs, bad = list(engine.pongs), list(engine.bad)
         if bad:
@@ -608,33 +619,7 @@ def run_xboard_fuzz(lines, threads, seed):
         if pongs != expected:
             raise Failure(f"pongs out of order or missing: {pongs[-5:]} for {expected[-5:]}")
 
-    try:
-        engine.send([b"xboard", b"protover 2"])
-        n = 0
-        while sent < lines:
-            batch = gen.storm() if rng.random() < 0.05 else \
-                [gen.command() for _ in range(rng.randint(1, 20))]
-            batch = [line for line in batch if not words_of(line) or words_of(line)[0] != "quit"]
-            for line in batch:
-                account(line)
-            engine.send_paced(batch, rng)
-            sent += len(batch)
-            n += 1
-            if rng.random() < 0.7:
-                sync(n)
-        engine.send([b"quit"])
-        code = engine.proc.wait(timeout=HANG_S)
-        if code != 0:
-            raise Failure(f"exit code {code} after quit")
-        engine.stderr.seek(0)
-        err = engine.stderr.read()
-        if err:
-            raise Failure(f"stderr: {err[-2000:]!r}")
-    except (Failure, subprocess.TimeoutExpired) as failure:
-        report = engine.report(seed, sent)
-        engine.close()
-        pytest.fail(f"{failure}\n{report}")
-    engine.close()
+    sent = drive(engine, gen, rng, lines, seed, [b"xboard", b"protover 2"], account, sync, sync)
     return sent, time.monotonic() - start
 
 

@@ -7,14 +7,16 @@ In-process tests drive a Session with a searcher double whose worker side
 waits at a gate, so "before the worker has started" is a state the test
 holds, not a race it hopes to win. Process tests pipe commands into the
 real engine, as a GUI or a shell script would."""
+import io
+import os
+import shlex
 import subprocess
 import threading
 import time
-from types import SimpleNamespace
 
 import pytest
-from conftest import ROOT, tuong_command
-from test_protocol_uci import EngineProcess
+from conftest import HANG, ROOT, tuong_command
+from test_protocol_session import FakeSearcher, Lines
 
 from engine import timeman
 from engine.board import Board
@@ -22,68 +24,28 @@ from engine.search import Searcher
 from protocol.options import default_threads
 from protocol.session import Session
 
-HANG = 10          # s: a guard against hangs only, never a measure of speed
 
-
-class GatedSearcher:
-    """Iterates until stop(), a depth, or its hard deadline, like the real
-    searcher; but its worker side (run, run_perft) first waits for `gate`.
-    prepare() runs on the caller's thread and resets the stop flag and the
-    deadline, as the real one does; search() is prepare() + run() on one
-    thread, the real searcher's one-call API."""
+class GatedSearcher(FakeSearcher):
+    """The session tests' fake searcher, whose worker side (run, run_perft)
+    first waits for `gate`. prepare() runs on the caller's thread and
+    resets the stop flag and the deadline, as the real one does; search()
+    is prepare() + run() on one thread, the real searcher's one-call API
+    (and all the old session called, on its worker). Its perft takes
+    `perft_pause` s a root move: long enough to be stopped."""
 
     def __init__(self):
+        super().__init__()
         self.gate = threading.Event()
-        self._stop = threading.Event()
-        self.deadline = None
-        self.limits = []
-        self.calls = []                 # prepare()'s limits, one dict a search
-        self.perft_pause = 0.02         # s a root move: long enough to stop
-
-    def resize(self, mb):
-        pass
-
-    def clear(self):
-        pass
-
-    def set_threads(self, n):
-        pass
-
-    def stop(self):
-        self._stop.set()
-
-    def set_limits(self, soft_ms=None, hard_ms=None):
-        self.limits.append((soft_ms, hard_ms))
-        self.deadline = time.monotonic() + hard_ms / 1000 if hard_ms else None
-
-    def prepare(self, board, *, depth=None, nodes=None, soft_ms=None, hard_ms=None,
-                multipv=1, banned=()):
-        self.calls.append(dict(depth=depth, nodes=nodes, soft_ms=soft_ms, hard_ms=hard_ms))
-        self._stop.clear()
-        self.board, self.depth = board.copy(), depth
-        self.deadline = time.monotonic() + hard_ms / 1000 if hard_ms else None
+        self.perft_pause = 0.02
 
     def run(self, on_info=None):
         assert self.gate.wait(HANG), "the test never opened the gate"
-        d = 0
-        while not self._stop.is_set() and (self.depth is None or d < self.depth):
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                break
-            d += 1
-            if on_info:
-                on_info({"depth": d, "pv": self.board.legal_moves()[:1]})
-            time.sleep(0.002)
-        moves = self.board.legal_moves()
-        return SimpleNamespace(best=moves[0], ponder=None, score=0, mate=None, depth=d, nodes=d)
+        return super().run(on_info)
 
     def search(self, board, *, on_info=None, **limits):
         assert self.gate.wait(HANG), "the test never opened the gate"
         self.prepare(board, **limits)
         return self.run(on_info)
-
-    def prepare_perft(self, board, depth):
-        self._stop.clear()
-        self.board, self.depth = board.copy(), depth
 
     def run_perft(self, on_move=None):
         assert self.gate.wait(HANG), "the test never opened the gate"
@@ -95,24 +57,6 @@ class GatedSearcher:
             if on_move:
                 on_move(move, 1)
         return out, True
-
-
-class Lines(list):
-    """Output lines, and a way to wait for one."""
-
-    def __call__(self, line):
-        self.append(line)
-
-    def wait_for(self, predicate, timeout=HANG):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if any(predicate(line) for line in list(self)):
-                return True
-            time.sleep(0.002)
-        return False
-
-    def starting(self, prefix):
-        return [line for line in list(self) if line.startswith(prefix)]
 
 
 @pytest.fixture
@@ -248,7 +192,6 @@ def test_a_search_that_cannot_be_prepared_still_answers():
 def test_end_of_input_answers_the_last_go(commands):
     """Input ends during a search: a finite one is finished, one without an
     end is stopped, and either prints its bestmove before run() returns."""
-    import io
     out, searcher = Lines(), GatedSearcher()
     searcher.gate.set()
     searcher.perft_pause = 0
@@ -265,24 +208,6 @@ def test_end_of_input_answers_the_last_go(commands):
 
 
 # -- the real process ------------------------------------------------------------------
-@pytest.fixture
-def engine(engine_env):
-    processes = []
-
-    def start(first="uci"):
-        process = EngineProcess(engine_env)
-        processes.append(process)
-        process.send(first)
-        process.expect({"uci": "uciok", "ucci": "ucciok"}[first])
-        return process
-
-    yield start
-    for process in processes:
-        if process.child.proc.poll() is None:
-            process.child.proc.kill()
-            process.child.proc.wait(timeout=5)
-
-
 def test_go_ponder_then_ponderhit_at_once_plays_within_the_clock(engine):
     """go ponder and ponderhit in one write: the ponderhit may reach the
     session before the search thread runs. The clock is 5 s; the budget a
@@ -423,8 +348,6 @@ def test_quit_ends_go_perft(engine):
 
 def piped(text, timeout=HANG * 3):
     """`printf text | tuong`, as a shell script runs it: (stdout, exit code)."""
-    import os
-    import shlex
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     done = subprocess.run(shlex.split(tuong_command()), input=text, capture_output=True,

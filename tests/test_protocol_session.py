@@ -86,7 +86,7 @@ class Lines(list):
     def __call__(self, line):
         self.append(line)
 
-    def wait_for(self, predicate, timeout=3.0):
+    def wait_for(self, predicate, timeout=10.0):          # a hang guard only
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if any(predicate(line) for line in list(self)):

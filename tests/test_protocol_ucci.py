@@ -5,7 +5,8 @@ import re
 import pytest
 
 from engine.board import Board
-from test_protocol_uci import HANG, MATED, MATES, EngineProcess, flip
+from conftest import HANG, EngineProcess
+from test_protocol_uci import MATED, MATES, flip
 
 
 @pytest.fixture

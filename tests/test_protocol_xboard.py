@@ -9,10 +9,10 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import ROOT, tuong_command
+from conftest import HANG, ROOT, EngineProcess, tuong_command
 
 from engine.board import Board
-from test_protocol_uci import HANG, MATES, EngineProcess
+from test_protocol_uci import MATES
 
 
 @pytest.fixture
