@@ -27,6 +27,7 @@ _PIECES = {"K": (KING, 0, 1), "A": (ADVISOR, 1, 2), "B": (ELEPHANT, 3, 2),
            "E": (ELEPHANT, 3, 2), "N": (HORSE, 5, 2), "H": (HORSE, 5, 2),
            "R": (ROOK, 7, 2), "C": (CANNON, 9, 2), "P": (PAWN, 11, 5)}
 _LETTER = "KABNRCP"
+MAX_FULLMOVE = 1_000_000       # the largest FEN move number taken as given
 _NAMES = {KING: "king", ADVISOR: "advisor", ELEPHANT: "elephant", HORSE: "horse",
           ROOK: "rook", CANNON: "cannon", PAWN: "pawn"}
 _ELEPHANT_POINTS = {(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
@@ -98,7 +99,10 @@ cdef class Board(GameBoard):
             self.moves = []
             fields = fen.split()
             number = fields[5] if len(fields) > 5 else "1"
-            self.first_fullmove = int(number) if number.isdigit() and int(number) > 0 else 1
+            # A move number that is not a plain one (or beyond any game, too
+            # big for the C int that keeps it) counts as 1, as a missing one.
+            self.first_fullmove = int(number) if number.isascii() and number.isdigit() \
+                and len(number) <= 7 and 0 < int(number) <= MAX_FULLMOVE else 1
             self.started_black = self.pos.side == BLACK
         finally:
             free(p)

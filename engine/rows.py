@@ -3,9 +3,10 @@
 import re
 
 _TOKEN = re.compile(r"\d+|\D")
-# No board of ours has a row this long: a longer run is refused before it
-# is spelled out (a FEN of "2147483648" must not cost gigabytes).
-MAX_RUN = 99
+# No row is longer (files are named a-z): a longer run is refused before
+# it is expanded (a FEN like '2147483648 b' would otherwise build a list of
+# two billion cells).
+MAX_RUN = 26
 
 
 def parse_rows(placement, letters, game):
@@ -16,7 +17,7 @@ def parse_rows(placement, letters, game):
         row = []
         for token in _TOKEN.findall(text):
             if token.isdigit():
-                if token.startswith("0") or len(token) > 2 or len(row) + int(token) > MAX_RUN:
+                if token.startswith("0") or len(token) > 2 or not 0 < int(token) <= MAX_RUN:
                     raise ValueError(f"{game} FEN: bad run of empty cells {token[:12]!r}")
                 row += [None] * int(token)
             elif token in letters:

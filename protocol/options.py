@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from engine.games import GAMES
+from protocol.text import quote
 
 
 def default_threads():
@@ -21,10 +22,6 @@ def default_threads():
         return max(1, min(256, int(os.environ.get("TUONG_THREADS", "1"))))
     except ValueError:
         return 1
-
-def _q(text):
-    """Quote a bad value: short and ASCII."""
-    return ascii(text if len(text) <= 60 else text[:60] + "...")
 
 
 TRUE_WORDS = {"true": True, "on": True, "1": True, "yes": True,
@@ -60,19 +57,19 @@ class Option:
             try:
                 number = int(text)
             except ValueError:
-                raise ValueError(f"{label} needs an integer, not {_q(text)}") from None
+                raise ValueError(f"{label} needs an integer, not {quote(text)}") from None
             if not self.min <= number <= self.max:
                 raise ValueError(f"{label} must be in {self.min}..{self.max}, not {number}")
             return number
         if self.type == "check":
             if text.lower() not in TRUE_WORDS:
-                raise ValueError(f"{label} needs true or false, not {_q(text)}")
+                raise ValueError(f"{label} needs true or false, not {quote(text)}")
             return TRUE_WORDS[text.lower()]
         if self.type == "combo":
             for choice in self.vars:
                 if choice.lower() == text.lower():
                     return choice
-            raise ValueError(f"{label} must be one of {', '.join(self.vars)}, not {_q(text)}")
+            raise ValueError(f"{label} must be one of {', '.join(self.vars)}, not {quote(text)}")
         return text                                  # string
 
     def set(self, text, name=None):
@@ -125,7 +122,7 @@ class Options:
         """The option called `name` (any case); KeyError with a message."""
         key = " ".join(name.split()).lower()
         if key not in self._by_name:
-            raise KeyError(f"no such option {_q(name)}")
+            raise KeyError(f"no such option {quote(name)}")
         return self._by_name[key]
 
     def __getitem__(self, name):

@@ -8,19 +8,24 @@
 | uci                            | id name, id author, option.., uciok| -       |
 | isready                        | readyok, at once                   | answered|
 | setoption name N [value V]     | - / info string error: ..          | stops   |
+|   (Threads)                    | info string error: .. (refused)    | refused |
 | ucinewgame                     | - ; empties the hash               | stops   |
 | position startpos|fen F        | - ; bad FEN: error, old position;  | stops   |
 |   [moves M..]                  |   illegal move: error, stop before |         |
 | go [depth|nodes|movetime|wtime | info depth .. pv .. per iteration, | restarts|
 |   btime|winc|binc|movestogo N] |   then bestmove M [ponder P] or    |         |
 |   [searchmoves M..]            |   bestmove (none); bad args: error |         |
+|   (a clock, not ours)          | info string warning; moves at once | restarts|
 | go infinite / go ponder ..     | bestmove only after stop/ponderhit | restarts|
 | go perft N                     | M: count .., Nodes searched: N     | stops   |
 | stop                           | bestmove (held or when it ends)    | answered|
-| ponderhit                      | - ; the clock starts now           | answered|
+| ponderhit                      | - ; the clock starts now (ignored  | answered|
+|                                |   unless pondering)                |         |
 | d                              | board, Fen:, Key:, side to move    | answered|
 | debug, register                | - (ignored)                        | answered|
-| quit / end of input            | - ; the search is stopped          | answered|
+| quit                           | - ; the search is stopped          | answered|
+| end of input                   | - ; a search with a limit ends     | answered|
+|                                |   first, any other is stopped      |         |
 | UCCI (as UCI, except:)         |                                    |         |
 | ucci                           | id.., option N type.., ucciok      | -       |
 | setoption N [V]                | - / info string error: ..          | stops   |
@@ -58,43 +63,14 @@ copy of the board to a worker thread and returns, so the loop keeps reading
 with plain dicts; the dialect formats every line. Output goes through one
 locked, flushed writer because both threads print.
 """
-import sys
 import threading
 from dataclasses import dataclass
 from typing import Optional
 
 from engine.games import GAMES
+from protocol import ucci, uci, xboard
 from protocol.options import engine_options
-
-ECHO_LIMIT = 60         # how much of a bad input is quoted back
-MESSAGE_LIMIT = 300     # and how long an error line may get (FEN errors quote too)
-
-
-def quote(text):
-    """A bad input as it is echoed in an error: short, one line, ASCII
-    (garbage bytes show as \\ufffd, not as bytes a GUI may choke on)."""
-    text = text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT] + "..."
-    return ascii(text)
-
-
-def clip(message):
-    return message if len(message) <= MESSAGE_LIMIT else message[:MESSAGE_LIMIT] + "..."
-
-
-class Output:
-    """Writes whole lines to a stream, flushed at once, from any thread."""
-
-    def __init__(self, stream=None):
-        self.stream = stream or sys.stdout
-        self.lock = threading.Lock()
-
-    def __call__(self, line):
-        with self.lock:
-            try:
-                self.stream.write(line + "\n")
-                self.stream.flush()
-            except (BrokenPipeError, ValueError):
-                pass    # the GUI went away; the read loop will see EOF
+from protocol.text import Output, quote
 
 
 @dataclass
@@ -130,6 +106,10 @@ class Session:
         self.dialect = None
         self.quit = False
         self._thread = None
+        # The running search ends by itself once released: it has a depth,
+        # node or time limit (or is a perft, or has nothing to search).
+        # Protocol thread only.
+        self._bounded = False
         # Guards the four fields below. Re-entrant, so that a callback run
         # under it (on_done) may still call back into the session.
         self._lock = threading.RLock()
@@ -192,8 +172,14 @@ class Session:
         self.stop_search()
         board = board.copy()
         over = board.is_game_over()
+        failure = None
         if not over:
-            self.searcher.prepare(board, **limits)
+            try:
+                self.searcher.prepare(board, **limits)
+            except Exception as err:       # still answer: the worker falls back
+                failure = err
+        bounded = over or any(limits.get(limit) for limit in ("depth", "nodes", "soft_ms",
+                                                                "hard_ms"))
 
         def guarded_info(info):
             try:
@@ -204,6 +190,8 @@ class Session:
         def search():
             if over:
                 return NoMove.game_over(board)
+            if failure is not None:
+                raise failure
             return self.searcher.run(on_info=guarded_info)
 
         def fallback():
@@ -211,17 +199,27 @@ class Session:
             moves = board.legal_moves()
             return NoMove(best=moves[0] if moves else None, mate=None if moves else 0)
 
-        self._start_worker(search, fallback, on_done, hold)
+        self._start_worker(search, fallback, on_done, hold, bounded)
 
     def start_perft(self, board, depth, *, on_move, on_done):
         """`go perft`: a divide on the worker thread, as a search that stop
         and quit interrupt. on_done((moves, finished))."""
         self.stop_search()
-        self.searcher.prepare_perft(board, depth)
-        self._start_worker(lambda: self.searcher.run_perft(on_move), lambda: ([], False),
-                           on_done, False)
+        failure = None
+        try:
+            self.searcher.prepare_perft(board, depth)
+        except Exception as err:           # still answer, as a search does
+            failure = err
 
-    def _start_worker(self, work, fallback, on_done, hold):
+        def perft():
+            if failure is not None:
+                raise failure
+            return self.searcher.run_perft(on_move)
+
+        self._start_worker(perft, lambda: ([], False), on_done, False, True)
+
+    def _start_worker(self, work, fallback, on_done, hold, bounded):
+        self._bounded = bounded
         with self._lock:
             self._held, self._result, self._on_done = hold, None, on_done
 
@@ -264,8 +262,9 @@ class Session:
     def ponderhit(self, soft_ms, hard_ms):
         """The pondered move was played: keep searching, now on the clock."""
         if not self.release() and self._thread is not None:
-            # None/None means "no clock" (go ponder infinite): stop() ends it.
+            # None/None means "no clock" (a ponder without one): stop() ends it.
             self.searcher.set_limits(soft_ms=soft_ms, hard_ms=hard_ms)
+            self._bounded = self._bounded or bool(soft_ms or hard_ms)
 
     def stop_search(self, discard=False):
         """End a running search and wait for the thread. The result is
@@ -334,8 +333,6 @@ class Session:
         if not words:
             return
         if self.dialect is None:
-            # Imported here: the dialect modules import helpers from this one.
-            from protocol import ucci, uci, xboard
             first = words[0].lower()
             kind = {"ucci": ucci.Ucci, "xboard": xboard.XBoard,
                     "protover": xboard.XBoard}.get(first, uci.Uci)
@@ -364,10 +361,11 @@ class Session:
         """End of input is `quit` once the work asked for is done: a script
         that pipes `go depth 10` and closes its input still gets its
         bestmove. A search with no end of its own (infinite, ponder) is
-        stopped, and still answers."""
+        stopped, and still answers; so is one with no limit at all (a bare
+        `go`, or a ponderhit without a clock), which would never end."""
         thread = self._thread
         with self._lock:
             held = self._held
-        if thread is not None and not held:
+        if thread is not None and not held and self._bounded:
             thread.join()
         self.stop_search()

@@ -4,7 +4,7 @@ What differs from UCI:
   - `ucci` ... `ucciok`; options print as `option <name> type <t> ...` and
     are set with `setoption <name> [<value>]` (UCI spelling also accepted);
   - `banmoves M..` excludes root moves from the next `go`; `position`
-    clears the list;
+    (or a new game) clears the list;
   - `go [ponder|draw] depth D|infinite | nodes N | time T [movestogo M |
     increment I] [opptime T [oppmovestogo M | oppincrement I]]`;
   - `bestmove M [ponder P]`, or `nobestmove` when there is no move (and in
@@ -19,7 +19,7 @@ gets milliseconds. A `time` with neither movestogo nor increment is read as
 sudden death (ElephantEye reads it as "all of it for this move", which would
 lose on time if the GUI meant sudden death).
 """
-from protocol.session import quote
+from protocol.text import quote
 from protocol.uci import HIGHEST, MAX_DEPTH, Uci, read_number
 
 # UCCI shows mates as large scores; ElephantEye's convention (mate = 10000
@@ -29,10 +29,12 @@ MATE_SCORE = 10000
 
 class Ucci(Uci):
     ok = "ucciok"
+    clocks = ("time", "opptime")
 
     def __init__(self, session):
         super().__init__(session)
         self.banned = []
+        self.banned_board = None        # the position the ban was made for
         self.commands.update({
             "ucci": self.cmd_uci, "banmoves": self.cmd_banmoves,
             "bye": self.cmd_quit, "quit": self.cmd_quit,
@@ -70,7 +72,7 @@ class Ucci(Uci):
         if bad:
             self.error(f"banmoves: not legal here: {quote(' '.join(bad))}; list unchanged")
         else:
-            self.banned = list(args)
+            self.banned, self.banned_board = list(args), self.s.board
 
     def cmd_stop(self, args):
         if not self.s.searching():
@@ -83,7 +85,9 @@ class Ucci(Uci):
         except ValueError as err:
             self.error(f"go: {err}; search not started")
             return
-        go["banned"] = self.banned
+        # The ban belongs to its position: a new one (`position`, or a new
+        # game from `setoption newgame`) starts without it.
+        go["banned"] = self.banned if self.s.board is self.banned_board else []
         self.start(go, ours=("time", "increment"))
 
     def parse_go(self, args):

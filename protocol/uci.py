@@ -3,7 +3,7 @@
 Moves are the project's own a0-i9 strings, as Pikafish's UCI uses them.
 """
 from engine import timeman
-from protocol.session import clip, quote
+from protocol.text import clip, quote
 
 AUTHOR = "the tuong authors"
 MAX_DEPTH = 100
@@ -16,6 +16,7 @@ class Uci:
         self.s = session
         self.out = session.out
         self.clock = None           # (soft, hard) to apply at ponderhit
+        self.pondering = False      # the search is a `go ponder`, not yet hit
         self.commands = {
             "uci": self.cmd_uci, "isready": self.cmd_isready,
             "ucinewgame": self.cmd_newgame, "setoption": self.cmd_setoption,
@@ -26,6 +27,10 @@ class Uci:
 
     def error(self, message):
         self.out(f"info string error: {clip(message)}")
+
+    def warn(self, message):
+        """Something odd that does not stop the command."""
+        self.out(f"info string warning: {clip(message)}")
 
     def handle(self, words):
         handler = self.commands.get(words[0].lower())
@@ -95,8 +100,12 @@ class Uci:
         self.s.stop_search()
 
     def cmd_ponderhit(self, args):
-        soft, hard = self.clock or (None, None)
-        self.s.ponderhit(soft, hard)
+        # Only a ponder search turns into a normal one (as in Stockfish, a
+        # `go infinite` still waits for `stop`).
+        if self.pondering:
+            self.pondering = False
+            soft, hard = self.clock or (None, None)
+            self.s.ponderhit(soft, hard)
 
     def cmd_go(self, args):
         if args and args[0].lower() == "perft":
@@ -108,6 +117,9 @@ class Uci:
             return
         self.start(go, ours=("wtime", "winc") if self.s.board.turn == "w" else ("btime", "binc"))
 
+    # The `go` fields that are clocks: with any of them the move is timed.
+    clocks = ("wtime", "btime")
+
     def start(self, go, ours):
         """Turn parsed `go` limits (times in ms) into a search. `ours` names
         our clock and our increment among them."""
@@ -117,12 +129,18 @@ class Uci:
         if "movetime" in go:
             # "Search exactly x ms": no soft stop, only the cut-off.
             hard = max(1, go["movetime"])
-        elif ours[0] in go:
-            soft, hard = timeman.budget(go[ours[0]], go.get(ours[1], 0), go.get("movestogo"),
-                                        overhead)
+        elif any(clock in go for clock in self.clocks):
+            if ours[0] not in go:
+                # As Stockfish: a clock the GUI did not send is empty, so we
+                # move at once rather than search without any limit.
+                self.warn(f"go without {ours[0]} ({board.side_name} to move): "
+                          f"our clock counts as empty, moving at once")
+            soft, hard = timeman.budget(go.get(ours[0], 0), go.get(ours[1], 0),
+                                        go.get("movestogo"), overhead)
         hold = go.get("infinite", False) or go.get("ponder", False)
         # Pondering runs without a clock; the budget starts at ponderhit.
         self.clock = (soft, hard) if go.get("ponder") else None
+        self.pondering = go.get("ponder", False) and not go.get("infinite", False)
         if hold:
             soft = hard = None
         banned = go.get("banned", ())

@@ -3,10 +3,16 @@ import os
 import pathlib
 import shutil
 import sys
+import time
 
+import pexpect
 import pytest
+from pexpect.popen_spawn import PopenSpawn
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# Seconds to wait for an answer that should come at once: only a guard
+# against a hang, never a measure of speed (the machine may be loaded).
+HANG = 10
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 
 
@@ -62,3 +68,83 @@ def engine_env():
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return env
+
+
+class EngineProcess:
+    """`tuong` on pipes, as a GUI runs it. Every wait has a timeout."""
+
+    def __init__(self, env, timeout=HANG):
+        self.child = PopenSpawn(tuong_command(), cwd=str(ROOT), env=env, timeout=timeout,
+                                encoding="utf-8", codec_errors="replace")
+
+    def send(self, line):
+        self.child.sendline(line)
+
+    def send_bytes(self, data):
+        """Raw bytes, not necessarily UTF-8, straight into the pipe."""
+        self.child.proc.stdin.write(data)
+        self.child.proc.stdin.flush()
+
+    def expect(self, pattern, timeout=HANG):
+        """Wait for a regex; returns the match. Text before it is in .before."""
+        self.child.expect(pattern, timeout=timeout)
+        self.before = self.child.before
+        return self.child.match
+
+    def line(self, pattern, timeout=HANG):
+        """The whole next line matching `pattern` (anchored at line start)."""
+        return self.expect(rf"(?m)^{pattern}[^\r\n]*", timeout).group(0)
+
+    def error_for(self, command, *words):
+        """Send `command` and return the error line it must answer with,
+        which must contain each of `words`."""
+        self.send(command)
+        message = self.line("info string error: ")
+        for word in words:
+            assert word in message, message
+        return message
+
+    def silent(self, pattern, seconds):
+        """True if `pattern` does NOT appear within `seconds`."""
+        try:
+            self.child.expect(pattern, timeout=seconds)
+        except pexpect.TIMEOUT:
+            return True
+        return False
+
+    def roundtrip(self, command, reply, timeout=HANG):
+        """Seconds from sending `command` to reading `reply` (for reports:
+        tests bound it only by the hang guard)."""
+        start = time.perf_counter()
+        self.send(command)
+        self.expect(reply, timeout)
+        return time.perf_counter() - start
+
+    def close(self, timeout=HANG):
+        """EOF on stdin; the process must exit by itself. Its exit code."""
+        self.child.sendeof()
+        try:
+            return self.child.proc.wait(timeout=timeout)
+        except Exception:
+            self.child.proc.kill()
+            raise
+
+
+@pytest.fixture
+def engine(engine_env):
+    processes = []
+
+    def start(first="uci"):
+        """The process after the `first` handshake (uci or ucci; None: none)."""
+        process = EngineProcess(engine_env)
+        processes.append(process)
+        if first is not None:
+            process.send(first)
+            process.expect(f"{first}ok")
+        return process
+
+    yield start
+    for process in processes:
+        if process.child.proc.poll() is None:
+            process.child.proc.kill()
+            process.child.proc.wait(timeout=5)

@@ -29,6 +29,17 @@ def test_fen_tolerates_missing_fields_and_r_for_red():
     assert Board(START_FEN.replace(" 0 1", " 3 17")).fen().endswith(" 17")
 
 
+@pytest.mark.parametrize("number", ["99999999999999999999999999", "2147483648", "1000001",
+                                    "5" * 5000, "\u00b2", "\uff11\uff12", "0", "-3", "x"])
+def test_a_move_number_out_of_range_counts_as_one(number):
+    # A huge one once escaped as OverflowError (the C int that keeps it).
+    board = Board(START_FEN.replace(" 0 1", f" 0 {number}"))
+    assert board.fen() == START_FEN
+    board.push("h2e2")
+    board.push("h9g7")
+    assert board.fen().endswith(" 2")
+
+
 BAD_FENS = [
     ("", "empty"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w", "9 ranks"),

@@ -22,6 +22,7 @@ FAKE = str(pathlib.Path(__file__).resolve().parent / "fake_engine.py")
 FAIRY = shutil.which("fairy-stockfish") or shutil.which("/usr/games/fairy-stockfish")
 MAXQI = shutil.which("maxqi") or shutil.which("/usr/games/maxqi")
 MIDGAME = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3"
+HANG = 10      # s: a guard against waiting forever, not a measure of speed
 
 
 def env():
@@ -169,7 +170,7 @@ def test_hang_times_out_and_is_killed(proto):
     start = time.monotonic()
     with pytest.raises(EngineTimeout):
         engine.play((None, []), Limit(movetime=0.1), timeout=0.5)
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < HANG             # it gave up instead of waiting forever
     assert engine.proc.returncode is not None         # killed and reaped
     assert engine.proc.pid not in children()
 
@@ -199,7 +200,7 @@ def test_handshake_timeout_reaps():
     start = time.monotonic()
     with pytest.raises(EngineTimeout):
         fake("--mode", "nohandshake", startup_timeout=0.5)
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < HANG
     assert children() <= before
 
 
@@ -213,7 +214,7 @@ def test_close_kills_an_engine_that_ignores_quit():
     start = time.monotonic()
     engine.close()
     assert engine.proc.returncode is not None
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < HANG
 
 
 def test_context_manager_reaps():
@@ -225,8 +226,8 @@ def test_context_manager_reaps():
 def test_analyse_stops_early_then_plays():
     with fake() as engine:
         infos = list(engine.analyse((None, []), Limit(depth=3)))
-        assert infos and infos[-1].pv
-        assert engine.play((None, ["h2e2"]), Limit(depth=1)).move
+        assert infos and infos[-1].depth == 3 and infos[-1].pv
+        assert legal_after((None, ["h2e2"]), engine.play((None, ["h2e2"]), Limit(depth=1)).move)
 
 
 def test_leaving_analyse_ends_an_engine_that_will_not_stop():
@@ -274,7 +275,7 @@ def test_fairy_stockfish(proto):
         for info in engine.analyse((None, []), Limit(depth=60)):   # leave early: `stop`
             if info.depth == 4:
                 break
-        assert engine.alive and engine.play((None, []), Limit(depth=2)).move
+        assert engine.alive and legal_after((None, []), engine.play((None, []), Limit(depth=2)).move)
         board = Board()
         for move in infos[-1].pv:           # the whole pv is legal in our notation
             board.push(move)
@@ -303,13 +304,10 @@ def test_maxqi_by_moves_only():
 
 @pytest.fixture(scope="module")
 def tuong_available():
-    try:
-        proc = subprocess.run(shlex.split(tuong_command()), input="uci\nquit\n", capture_output=True,
-                              text=True, timeout=20, cwd=ROOT, env=env())
-    except (OSError, subprocess.TimeoutExpired):
-        pytest.skip("tuong does not start")
-    if "uciok" not in proc.stdout:
-        pytest.skip("tuong does not answer uci")
+    """A build that does not start or answer `uci` fails (never skips)."""
+    proc = subprocess.run(shlex.split(tuong_command()), input="uci\nquit\n", capture_output=True,
+                          text=True, timeout=60, cwd=ROOT, env=env())
+    assert "uciok" in proc.stdout, f"tuong does not answer uci: {proc.stderr[-2000:]}"
 
 
 @pytest.mark.parametrize("proto", ["uci", "ucci", "xboard"])

@@ -9,11 +9,10 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import ROOT, tuong_command
+from conftest import HANG, ROOT, EngineProcess, tuong_command
 
-from test_protocol_uci import MATES, EngineProcess
-
-pytest.importorskip("engine.search")
+from engine.board import Board
+from test_protocol_uci import MATES
 
 
 @pytest.fixture
@@ -39,29 +38,38 @@ def test_a_game_opening_with_clocks_ping_and_errors(xb):
     for line in ("accepted ping", "new", "variant xiangqi", "level 0 0:10 0.1", "post",
                  "hard", "time 1000", "otim 1000", "usermove h2e2", "ping 1"):
         xb.send(line)
-    reply = xb.expect(r"move ([a-i]\d[a-i]\d)", 5).group(1)
-    xb.expect("pong 1", 2)                       # owed after our move, not before
+    reply = xb.expect(r"move ([a-i]\d[a-i]\d)", 10).group(1)   # on a 10 s clock
+    board = Board()
+    board.push("h2e2")
+    assert reply in board.legal_moves()
+    board.push(reply)
+    xb.expect("pong 1")                          # owed after our move, not before
+    assert "pong" not in xb.before
     xb.send("usermove e2e9")
-    assert xb.line("Illegal move", 2) == "Illegal move: e2e9"
+    assert xb.line("Illegal move") == "Illegal move: e2e9"
     xb.send("flurble")
-    assert xb.line("Error", 2) == "Error (unknown command): flurble"
+    assert xb.line("Error") == "Error (unknown command): flurble"
     xb.send("setboard not a fen")
-    assert xb.line("tellusererror", 2).startswith("tellusererror Illegal position")
+    assert xb.line("tellusererror").startswith("tellusererror Illegal position")
     # The game is still there: a legal reply to our move is accepted.
     xb.send("force")
     xb.send("usermove h0g2")
     xb.send("undo")
     xb.send("ping 2")
-    xb.expect("pong 2", 2)
+    xb.expect("pong 2")
     assert "Illegal" not in xb.before and "Error" not in xb.before
-    assert reply
+    # undo took back h0g2 only: our reply is still on the board.
+    xb.send("usermove h0g2")
+    xb.send("go")                                 # we play Black from here
+    board.push("h0g2")
+    assert xb.expect(r"move ([a-i]\d[a-i]\d)", 10).group(1) in board.legal_moves()
 
 
 def test_thinking_output_uses_centiseconds_and_mate_scores(xb):
     fen, n, move = MATES[3]
     for line in ("new", "force", "post", "sd 10", f"setboard {fen}", "go"):
         xb.send(line)
-    assert xb.expect(r"move (\S+)", 10).group(1) == move
+    assert xb.expect(r"move (\S+)").group(1) == move
     last = [line for line in xb.before.splitlines() if re.match(r"\d+ -?\d+ \d+ \d+", line)][-1]
     assert last.split()[1] == str(100000 + n)
 
@@ -70,14 +78,14 @@ def test_results_after_our_mate_and_after_the_users(xb):
     fen, _, move = MATES[0]
     for line in ("new", "force", "sd 4", f"setboard {fen}", "go"):
         xb.send(line)
-    assert xb.expect(r"move (\S+)", 10).group(1) == move
-    assert xb.line(r"1-0", 2) == "1-0 {Red wins}"
+    assert xb.expect(r"move (\S+)").group(1) == move
+    assert xb.line(r"1-0") == "1-0 {Red wins}"
     # Now we play Black and the user mates us.
     for line in ("new", f"setboard {fen}", f"usermove {move}"):
         xb.send(line)
-    assert xb.line(r"1-0", 2) == "1-0 {Red wins}"
+    assert xb.line(r"1-0") == "1-0 {Red wins}"
     xb.send("ping 3")
-    xb.expect("pong 3", 2)
+    xb.expect("pong 3")
     assert "move" not in xb.before
 
 
@@ -85,7 +93,8 @@ def test_quit_exits(xb):
     xb.send("new")
     xb.send("go")
     xb.send("quit")
-    assert xb.child.proc.wait(timeout=5) == 0
+    assert xb.child.proc.wait(timeout=HANG) == 0
+    assert "move" not in xb.child.read()              # quit abandons the search
 
 
 XBOARD = shutil.which("xboard") or "/usr/games/xboard"

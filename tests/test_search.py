@@ -9,6 +9,13 @@ import pytest
 from engine.board import START_FEN, Board
 from engine.board import evaluate
 from engine.search import Searcher
+from protocol.options import default_threads
+
+THREADS = default_threads()       # TUONG_THREADS=2 runs these with Lazy SMP helpers
+
+
+def make_searcher(hash_mb=16, threads=THREADS):
+    return Searcher(hash_mb, threads=threads)
 
 # Mate positions found by random playouts and kept only where Fairy-Stockfish
 # (go depth 16) reports the same `score mate N` independently.
@@ -27,7 +34,7 @@ MATES = [
 
 @pytest.fixture(scope="module")
 def searcher():
-    return Searcher(16)
+    return make_searcher(16)
 
 
 def test_mate_suite_sample(searcher):
@@ -71,7 +78,9 @@ def test_info_lines_per_iteration(searcher):
     result = searcher.search(Board(), depth=6, on_info=infos.append)
     assert [i["depth"] for i in infos] == [1, 2, 3, 4, 5, 6]
     last = infos[-1]
-    assert last["pv"][0] == result.best and last["nodes"] == result.nodes
+    assert last["pv"][0] == result.best
+    # Helpers may still count a few nodes after the last report.
+    assert last["nodes"] == result.nodes if THREADS == 1 else last["nodes"] <= result.nodes
     assert last["seldepth"] >= 6 and 0 <= last["hashfull"] <= 1000
     assert isinstance(last["score"], int) and last["mate"] is None and last["bound"] is None
     board = Board()
@@ -112,7 +121,7 @@ def test_all_moves_banned_gives_no_move(searcher):
 
 
 def test_hash_resize_and_clear():
-    searcher = Searcher(1)
+    searcher = make_searcher(1)
     searcher.search(Board(), depth=7)
     assert searcher.hashfull() > 0
     searcher.clear()
@@ -123,8 +132,9 @@ def test_hash_resize_and_clear():
 
 
 def test_search_is_deterministic():
-    a = Searcher(8).search(Board(), depth=8)
-    b = Searcher(8).search(Board(), depth=8)
+    # With one thread; Lazy SMP helpers race by design.
+    a = Searcher(8, threads=1).search(Board(), depth=8)
+    b = Searcher(8, threads=1).search(Board(), depth=8)
     assert (a.best, a.score, a.nodes) == (b.best, b.score, b.nodes)
 
 
@@ -181,7 +191,7 @@ def test_search_avoids_perpetual_check_loss():
     board = Board("4k4/9/3R5/9/9/9/9/9/9/5K3 w")
     for move in ["d7e7", "e9d9", "e7d7", "d9e9", "d7e7", "e9d9"]:
         board.push(move)
-    result = Searcher(8).search(board, depth=6)
+    result = make_searcher(8).search(board, depth=6)
     assert result.best != "e7d7"
 
 
@@ -194,5 +204,5 @@ def test_search_ends_once_a_mate_is_settled(searcher):
 def test_forced_move_is_played_at_once_under_a_clock():
     board = Board("3k5/9/9/9/9/9/9/9/3r5/4K4 w")   # the king's only move
     assert board.legal_moves() == ["e0f0"]
-    result = Searcher(1).search(board, soft_ms=5000, hard_ms=10000)
+    result = make_searcher(1).search(board, soft_ms=5000, hard_ms=10000)
     assert result.depth == 1 and result.best == "e0f0"
