@@ -850,12 +850,7 @@ def test_finished_small_games_searched():
 
 
 # -- the games over UCI, through the real process -------------------------------------
-try:
-    from test_protocol_uci import best_after, engine  # noqa: F401  (engine: a fixture)
-except pytest.skip.Exception:                       # pexpect is missing
-    engine = None
-
-needs_pexpect = pytest.mark.skipif(engine is None, reason="pexpect is not installed")
+from test_protocol_uci import best_after  # noqa: E402  (the process tests' helper)
 
 # Black's quickest win against White's slowest loss (from the solver).
 DODGEM_WIN = "a3b3 b1b2 b3c3 c1b1 c3c2 b1a1 a2a3 b2b3 a3a2 a1b1 a2b2 b1c1 c2d2 c1c2 b2b1 b3a3 b1c1 " \
@@ -883,7 +878,6 @@ def display_rows(game, pos):
             for r in reversed(range(n))]
 
 
-@needs_pexpect
 @pytest.mark.parametrize("game", SMALL)
 def test_uci_plays_each_game(engine, game):
     rules, moves = REFS[game], PLAYED[game]
@@ -914,7 +908,6 @@ def test_uci_plays_each_game(engine, game):
     assert e.close() == 0
 
 
-@needs_pexpect
 def test_uci_finished_games_answer_bestmove_none(engine):
     e = engine()
     for game, position, score in [
@@ -941,7 +934,6 @@ def test_the_dodgem_game_in_the_protocol_test_is_a_black_win():
     assert pos[1] == "w" and not Dodgem.moves(pos) and "B" not in pos[0]
 
 
-@needs_pexpect
 def test_uci_bad_fens_and_moves_are_reported_and_the_engine_goes_on(engine):
     e = engine()
     error_for = e.error_for
@@ -972,7 +964,6 @@ def test_uci_bad_fens_and_moves_are_reported_and_the_engine_goes_on(engine):
     assert e.close() == 0
 
 
-@needs_pexpect
 def test_uci_scores_tictactoe_exactly(engine):
     """The empty board is a draw; forced wins and losses show the mate
     distance the solver gives."""
@@ -997,7 +988,6 @@ def test_uci_scores_tictactoe_exactly(engine):
     assert e.close() == 0
 
 
-@needs_pexpect
 def test_uci_dodgem_and_queens_exact_scores(engine):
     e = engine()
     variant(e, "dodgem")
