@@ -572,8 +572,12 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
 
     # Step 7. The move loop. Near the leaves, quiet moves that cannot lift a
     # hopeless static score to alpha (futility), or that come late in the
-    # ordering (late-move pruning), are skipped unless they give check.
-    prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0
+    # ordering (late-move pruning), are skipped unless they give check --
+    # but never while the window asks for a forced win: in Xiangqi a quiet
+    # move that gives no check can win outright, by leaving the other side
+    # without a legal move.
+    prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0 \
+        and alpha < RULE_BOUND
     futile = prune_quiets and depth <= FUTILITY_MAX_DEPTH and \
         static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
     best = -INFINITE
@@ -612,7 +616,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             continue
         # Captures that lose material in the exchange they start, near the
         # leaves (only those already found to lose: the others gain).
-        if s.forward_pruning and ply > 0 and not in_check and searched > 0 \
+        if s.forward_pruning and ply > 0 and not in_check and searched > 0 and alpha < RULE_BOUND \
                 and best > -RULE_BOUND and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
                 and not see_ge(s, move, -SEE_MARGIN * depth):
             if not gives:
