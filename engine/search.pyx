@@ -100,6 +100,8 @@ cdef enum:
     SINGULAR_MARGIN = 2          # the other moves must fail below the hash score minus this per ply
     HISTORY_MAX = 1 << 14        # history scores stay within +-HISTORY_MAX
     LMR_HISTORY_DIVISOR = HISTORY_MAX    # a quiet move's history stat / this: plies less reduced
+    CAPTURE_CLASSES = 256        # capture values (the game's MVV-LVA keys) kept apart
+    CAPTURE_VALUE_SCALE = 4096   # a capture's value outweighs its history within a victim
     HISTORY_SIZE = 1 << 16       # history tables are indexed by the 16-bit move
     LAZY_MARGIN = 300            # quiescence trusts a quick evaluation this far above beta
     SORT_AFTER = 4               # moves picked one by one before the rest is sorted
@@ -197,6 +199,9 @@ cdef struct SearchState:
     # [back - 1][earlier kind][kind]; NULL for games without kinds.
     int move_kinds
     int16_t* continuation
+    # Capture history (with move kinds): how a capture did, by its move kind
+    # and its ordering value (which names victim and attacker), [kind][value].
+    int16_t* capture_history
     int played_kind[MAX_PLY + 1] # move kind made at each ply (-1: a pass, or none)
     Move played[MAX_PLY + 1]     # the move made at each ply (NO_MOVE: a pass)
     int static_evals[MAX_PLY + 1]
@@ -300,6 +305,37 @@ cdef inline int see_ge(SearchState* s, Move move, int threshold) noexcept nogil:
 
 cdef inline int may_give_check(SearchState* s, int checks, Move move) noexcept nogil:
     return checks and s.ops.may_give_check(s.game, move)
+
+
+cdef inline int gravity(int value, int bonus) noexcept nogil:
+    # "Gravity": each update moves a score toward +-HISTORY_MAX by a share of
+    # the remaining distance, so it stays bounded and old news fades.
+    if bonus > HISTORY_MAX:
+        bonus = HISTORY_MAX
+    elif bonus < -HISTORY_MAX:
+        bonus = -HISTORY_MAX
+    return value + bonus - value * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+
+
+cdef inline int16_t* capture_entry(SearchState* s, Move move, int value) noexcept nogil:
+    """Where the capture history of `move` (of capture value `value`) lives,
+    or NULL without move kinds."""
+    if s.capture_history is NULL:
+        return NULL
+    if value >= CAPTURE_CLASSES:
+        value = CAPTURE_CLASSES - 1
+    return s.capture_history + s.ops.move_kind(s.game, move) * CAPTURE_CLASSES + value
+
+
+cdef inline int capture_order(SearchState* s, Move move, int value) noexcept nogil:
+    cdef int16_t* h = capture_entry(s, move, value)
+    return SCORE_CAPTURE + value * CAPTURE_VALUE_SCALE + (h[0] if h is not NULL else 0)
+
+
+cdef inline void update_capture(SearchState* s, Move move, int value, int bonus) noexcept nogil:
+    cdef int16_t* h = capture_entry(s, move, value)
+    if h is not NULL:
+        h[0] = <int16_t> gravity(h[0], bonus)
 
 
 cdef inline int16_t* continuation_row(SearchState* s, int ply, int back) noexcept nogil:
@@ -461,6 +497,9 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef int16_t* c1
     cdef int16_t* c2
     cdef Move quiets_tried[MAX_MOVES]
+    cdef Move captures_tried[MAX_MOVES]
+    cdef int capture_values[MAX_MOVES]
+    cdef int n_captures = 0, value
     cdef int pv_node = beta - alpha > 1
     cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter = NO_MOVE, previous
     cdef uint64_t key
@@ -560,7 +599,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         if move == tt_move:
             scores[i] = SCORE_HASH_MOVE
         elif captures:
-            scores[i] = SCORE_CAPTURE + captures    # its SEE is checked when it comes up
+            scores[i] = capture_order(s, move, captures)   # its SEE is checked when it comes up
         elif move == s.killers[ply][0]:
             scores[i] = SCORE_KILLER + 1
         elif move == s.killers[ply][1]:
@@ -683,6 +722,10 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         if quiet and n_quiets < MAX_MOVES:
             quiets_tried[n_quiets] = move
             n_quiets += 1
+        elif not quiet:
+            captures_tried[n_captures] = move
+            capture_values[n_captures] = capture_value(s, has_captures, move)
+            n_captures += 1
         if score > best:
             best = score
             if score > alpha:
@@ -703,6 +746,12 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                         update_quiet(s, move, depth * depth, c1, c2)
                         for j in range(n_quiets - 1):
                             update_quiet(s, quiets_tried[j], -depth * depth, c1, c2)
+                    else:
+                        update_capture(s, move, capture_values[n_captures - 1], depth * depth)
+                        n_captures -= 1
+                    # The captures tried before the cutting move failed to cut.
+                    for j in range(n_captures):
+                        update_capture(s, captures_tried[j], capture_values[j], -depth * depth)
                     break
                 alpha = score
     if searched == 0:
@@ -721,16 +770,6 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         tt_store(s.tt, key, best_move if best_move != NO_MOVE else tt_move,
                  score_to_tt(best, ply), static_eval, depth if bound else 0, bound)
     return best
-
-
-cdef inline int gravity(int value, int bonus) noexcept nogil:
-    # "Gravity": each update moves a score toward +-HISTORY_MAX by a share of
-    # the remaining distance, so it stays bounded and old news fades.
-    if bonus > HISTORY_MAX:
-        bonus = HISTORY_MAX
-    elif bonus < -HISTORY_MAX:
-        bonus = -HISTORY_MAX
-    return value + bonus - value * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
 
 
 cdef inline void update_quiet(SearchState* s, Move move, int bonus, int16_t* c1,
@@ -826,6 +865,7 @@ cdef void clear_heuristics(SearchState* s) noexcept nogil:
     memset(s.history, 0, sizeof(s.history))
     if s.continuation is not NULL:
         memset(s.continuation, 0, 2 * s.move_kinds * s.move_kinds * sizeof(int16_t))
+        memset(s.capture_history, 0, s.move_kinds * CAPTURE_CLASSES * sizeof(int16_t))
     memset(s.killers, 0xFF, sizeof(s.killers))          # NO_MOVE everywhere
     memset(s.countermove, 0xFF, sizeof(s.countermove))
 
@@ -967,8 +1007,10 @@ cdef class Searcher:
         for i in range(self.n_threads):
             free(self.workers[i].game)
             free(self.workers[i].continuation)
+            free(self.workers[i].capture_history)
             self.workers[i].game = NULL
             self.workers[i].continuation = NULL
+            self.workers[i].capture_history = NULL
             self.workers[i].move_kinds = 0
         free(self.root)
         free(self.scratch)
@@ -995,7 +1037,9 @@ cdef class Searcher:
             if ops.move_kind is not NULL and ops.move_kinds > 0:
                 s.continuation = <int16_t*> calloc(2 * ops.move_kinds * ops.move_kinds,
                                                    sizeof(int16_t))
-                if s.continuation is NULL:
+                s.capture_history = <int16_t*> calloc(ops.move_kinds * CAPTURE_CLASSES,
+                                                      sizeof(int16_t))
+                if s.continuation is NULL or s.capture_history is NULL:
                     raise MemoryError()
                 s.move_kinds = ops.move_kinds
             s.ops = ops[0]
