@@ -2,7 +2,7 @@
 between two builds -- and log the result, accepted or not.
 
     tuong-sprt --change "what changed" [--test REV] [--base REV]
-               [--tc 4+0.04] [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]
+               [--tc 4+0.04 | --nodes N] [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]
                [--games 4000] [--concurrency 2] [--openings FILE] [--hash 16]
                [--option NAME=VALUE]... [--base-option NAME=VALUE]...
                [--log docs/testing.md] [--no-log]
@@ -109,6 +109,10 @@ def main(argv=None):
     parser.add_argument("--test", default=".", help="revision under test (default: the working tree)")
     parser.add_argument("--base", default="main", help="revision to beat (default: main)")
     parser.add_argument("--tc", default="4+0.04", help="time control (default 4+0.04)")
+    parser.add_argument("--nodes", type=int,
+                        help="a fixed node budget per move instead of a clock (for changes "
+                             "to the search that leave its speed alone: faster, and blind "
+                             "to the machine's load)")
     parser.add_argument("--elo0", type=float, default=0.0)
     parser.add_argument("--elo1", type=float, default=5.0)
     parser.add_argument("--alpha", type=float, default=0.05)
@@ -133,7 +137,8 @@ def main(argv=None):
             *[f"option.{o}" for o in args.option],
             "-engine", "name=base", f"cmd={command}", f"dir={base_dir}",
             *[f"option.{o}" for o in args.base_option],
-            "-each", f"tc={args.tc}", f"option.Hash={args.hash}",
+            "-each", f"nodes={args.nodes}" if args.nodes else f"tc={args.tc}",
+            f"option.Hash={args.hash}",
             "-games", str(args.games), "-concurrency", str(args.concurrency),
             "-sprt", f"elo0={args.elo0}", f"elo1={args.elo1}", f"alpha={args.alpha}",
             f"beta={args.beta}"]
@@ -151,7 +156,8 @@ def main(argv=None):
         return 1
     print(match.final_report(config, stats, decision))
     if not args.no_log and sum(stats.head_to_head()):
-        row = log_row(args.log, args.change, args.tc, stats, config.sprt, decision, test_label,
+        limit = f"nodes {args.nodes}" if args.nodes else args.tc
+        row = log_row(args.log, args.change, limit, stats, config.sprt, decision, test_label,
                       base_label)
         print(f"logged to {args.log}:\n{row}", end="")
     return 130 if interrupted else 0
