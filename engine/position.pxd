@@ -56,6 +56,18 @@ cdef extern from *:
     const int HORSE_LEG[8]
     const int HORSE_JUMP[8]
 
+# Nominal piece values by type (K A B N R C P), in centipawns: the book's
+# values (pawn 10, advisor 20, elephant 20, horse 40, cannon 45, rook 90)
+# scaled by ten, defined here once. Static exchange evaluation and capture
+# ordering use them as they are; the evaluation's material starts from them
+# (engine/weights.json) and may be tuned away. The king's is what SEE
+# charges for losing him: more than anything else on the board.
+cdef extern from *:
+    """
+    static const int PIECE_VALUE[7] = {10000, 200, 200, 400, 900, 450, 100};
+    """
+    const int PIECE_VALUE[7]
+
 ctypedef uint16_t Move        # from | to << 8; 0 is "no move"
 
 cdef struct Undo:
