@@ -90,7 +90,10 @@ cdef struct Position:
 cdef uint8_t KIND_OF[256]     # cell value -> kind (NO_KIND for EMPTY/OFF)
 cdef uint64_t ZOBRIST[14][256]
 cdef uint64_t ZOBRIST_SIDE
-cdef int32_t PIECE_SQUARE[14][256]   # signed: Black's entries are negated
+# Material + piece-square value of each kind on each square, from Red's side
+# (Black's entries are negated); zero until engine/evaluate.pyx loads the
+# weights file into it, which it does when it is imported.
+cdef int32_t PIECE_SQUARE[14][256]
 
 cdef inline int side_tag(int side) noexcept nogil:
     return RED_TAG << side
