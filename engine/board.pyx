@@ -11,7 +11,7 @@ from engine.position cimport (
     KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, ZOBRIST_SIDE, PIECE_VALUE,
 )
 from engine.movegen cimport is_attacked, perft, IN_PALACE, IN_HALF
-from engine.game cimport GameBoard
+from engine.game cimport GameBoard, generate_moves, MAX_MOVES
 from engine.xiangqi cimport XIANGQI_OPS
 from engine.repetition cimport (
     Verdict, find_cycle, judge, chase_pairs, RULES_ASIAN, RULES_CHECK_ONLY, VERDICT_DRAW,
@@ -263,6 +263,17 @@ cdef str _piece_name(Position* p, int piece):
 def evaluate(Board board):
     """The static evaluation in centipawns, from the side to move."""
     return evaluate_position(board.pos)
+
+
+def winning_capture(Board board, int threshold=1):
+    """A legal capture whose exchange gains at least `threshold` (SEE, as
+    the search counts it), or None: a position with one is not quiet."""
+    cdef uint16_t moves[MAX_MOVES]
+    cdef int i, n = generate_moves(board.ops, board.state, moves, 1)
+    for i in range(n):
+        if see_ge(board.pos, moves[i], threshold):
+            return board.text_of(moves[i])
+    return None
 
 
 def eval_features(Board board):

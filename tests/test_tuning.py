@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, mirror_colours, mirror_files
 
 from engine import weights
 from engine.board import Board, PIECE_VALUES, eval_features, evaluate, trace_fens
@@ -165,17 +165,6 @@ def test_trace_fens_is_eval_features_in_bulk():
         trace_fens([fens[0], "bad"], indices, values, starts, residuals)
 
 
-def mirror_colours(fen):
-    placement, side = fen.split()[:2]
-    ranks = placement.split("/")[::-1]
-    return "/".join(r.swapcase() for r in ranks) + (" b" if side == "w" else " w")
-
-
-def mirror_files(fen):
-    placement, side = fen.split()[:2]
-    return "/".join(r[::-1] for r in placement.split("/")) + " " + side
-
-
 @pytest.mark.parametrize("seed", [None, 3])
 def test_evaluation_is_mirror_symmetric(seed, tmp_path, restore_weights):
     if seed is not None:
@@ -263,3 +252,101 @@ def test_evalfile_option_over_uci_and_ucci(engine_env, tmp_path):
     finally:
         if e.child.proc.poll() is None:
             e.child.proc.kill()
+
+
+# -- data: openings, self-play, positions -----------------------------------
+
+def test_openings_are_reproducible_balanced_and_distinct():
+    pytest.importorskip("engine.search")
+    from tools import openings
+    lines = openings.generate(6, plies=(4, 8), depth=3, margin=60, seed=5)
+    assert lines == openings.generate(6, plies=(4, 8), depth=3, margin=60, seed=5)
+    assert len({" ".join(fen.split()[:2]) for fen, _, _ in lines}) == 6
+    for fen, moves, score in lines:
+        board = Board()
+        for move in moves:
+            board.push(move)
+        assert board.fen() == fen and 4 <= len(moves) <= 8 and abs(score) <= 60
+        assert not board.in_check()
+
+
+def test_datagen_builds_the_match_and_passes_extra_arguments(capsys):
+    from tools import datagen
+    assert datagen.main(["--openings", "o.epd", "--pgnout", "g.pgn", "--games", "10",
+                         "--nodes", "1000", "--engine", "tuong", "--dry-run",
+                         "--option", "EvalFile=/w.json", "-cluster", "host:9"]) == 0
+    line = capsys.readouterr().out.split()
+    assert line[0] == "tuong-match"
+    for words in (["name=tuong-a", "cmd=tuong", "nodes=1000"], ["name=tuong-b", "cmd=tuong",
+                  "nodes=1250"], ["file=o.epd", "format=epd", "order=random"],
+                  ["-games", "10"], ["-pgnout", "g.pgn"], ["-cluster", "host:9"],
+                  ["option.EvalFile=/w.json"]):
+        i = line.index(words[0])
+        assert line[i:i + len(words)] == words
+    datagen.main(["--openings", "o.epd", "--pgnout", "g.pgn", "--depth", "4", "--dry-run",
+                  "--", "-concurrency", "2"])
+    line = capsys.readouterr().out.split()
+    assert "depth=4" in line and "depth=5" in line and line[-2:] == ["-concurrency", "2"]
+
+
+GAME = """[Event "t"]
+[Result "0-1"]
+[Termination "checkmate"]
+
+1. h2e2 {book} h9g7 {book} 2. h0g2 {+0.20/5 0.010s} i9h9 {+0.40/5 0.010s}
+3. i0h0 {-M3/5 0.010s} b9c7 {-0.10/6 0.010s} 4. b0c2 {0.020s} {a second comment}
+a9b9 {+0.05/6 0.01s} 0-1
+
+"""
+
+
+def test_extraction_labels_and_skips():
+    from tools import pgn, positions
+    games = pgn.read_annotated_games(GAME + GAME.replace("checkmate", "time forfeit")
+                                     + GAME + GAME.replace("0-1", "*").replace("checkmate", ""))
+    assert games[0][1][6] == ("b0c2", "0.020s")
+    extractor = positions.Extractor(skip_plies=1, end_plies=10)
+    lines = [line for game in games for line in extractor.game(*game)]
+    assert [line.split()[2:] for line in lines] == [
+        ["0", "20"], ["0", "-40"], ["0", "-10000"], ["0", "10"], ["0", "-"], ["0", "-5"]]
+    board = Board()
+    for move in ("h2e2", "h9g7"):
+        board.push(move)
+    assert lines[0].split()[:2] == board.fen().split()[:2]
+    assert extractor.skipped["book move"] == 2 and extractor.skipped["opening plies"] == 2
+    assert extractor.skipped["game not played out"] == 2 and extractor.skipped["repeat"] == 6
+    assert pgn.read_games(GAME)[0][1][:3] == ["h2e2", "h9g7", "h0g2"]
+
+
+def test_extraction_leaves_out_checks_captures_and_the_end_of_cut_short_games():
+    from engine.board import static_exchange_at_least
+    from tools import positions
+    rng = random.Random(4)
+    games = []
+    for _ in range(20):
+        board, moves = Board(), []
+        while len(moves) < 120 and not board.is_game_over():
+            move = rng.choice(board.legal_moves())
+            moves.append((move, f"{rng.randint(-300, 300) / 100:+.2f}/3 0.001s"))
+            board.push(move)
+        games.append(({"Termination": "adjudication"}, moves, "1/2-1/2"))
+    extractor = positions.Extractor(skip_plies=6, end_plies=12)
+    lines = []
+    for tags, moves, result in games:
+        positions_of_game = {}
+        board = Board()
+        for ply, (move, _) in enumerate(moves):
+            positions_of_game.setdefault(" ".join(board.fen().split()[:2]), ply)
+            board.push(move)
+        for line in extractor.game(tags, moves, result):
+            fen = " ".join(line.split()[:2])
+            assert 6 <= positions_of_game[fen] < len(moves) - 12
+            lines.append(line)
+    assert len(lines) == len({" ".join(line.split()[:2]) for line in lines}) > 100
+    for line in lines:
+        board = Board(" ".join(line.split()[:2]))
+        assert line.split()[2] == "0.5"
+        assert not board.in_check()
+        # (A quiet move never gains by SEE: this is every capture.)
+        assert not any(static_exchange_at_least(board, m, 1) for m in board.legal_moves())
+    assert extractor.skipped["in check"] > 0 and extractor.skipped["pending capture"] > 0
