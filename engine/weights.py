@@ -27,6 +27,15 @@ weight of the evaluation, in centipawns from Red's side:
 - `tempo`: for the side to move.
 - optional `comment`: free text (where the file came from).
 
+The default file holds the hand-set evaluation: material from the book's
+values scaled by ten (the nominal values of engine/position.pxd, which SEE
+and move ordering keep using whatever the file says); tables drawn so that
+the king is safest at home, horses want to come forward and to the centre
+and hate the rim, rooks like open, advanced files and the ribs beside the
+palace, cannons are strongest early, on the central file and at the back,
+and pawns are worth little at home and much once across the river, most of
+all near the enemy palace.
+
 Tuning (tools/tune.py) sees the evaluation as a linear function of the
 *tunable* weights: every one above except attack_weight, missing_advisor
 and missing_elephant, which enter it as an index and a multiplier (they are
@@ -85,8 +94,11 @@ def _feature_names():
 
 
 # The tunable weights, in feature-vector order ("material.N",
-# "piece_square.N.c3", "horse_mobility.4", ...), and where each key starts.
+# "piece_square.N.c3", "horse_mobility.4", ...), where each key starts, and
+# each key's (start, end) in the vector.
 FEATURES, OFFSETS = _feature_names()
+SPANS = {key: (start, ([o for o in OFFSETS.values() if o > start] + [len(FEATURES)])[0])
+         for key, start in OFFSETS.items()}
 
 
 def _check_int(value, where, low, high):
@@ -171,6 +183,7 @@ _current = None
 
 def current():
     """The weights in force (a copy)."""
+    from engine import evaluate  # noqa: F401 (importing it loads the default weights)
     return json.loads(json.dumps(_current))
 
 

@@ -350,3 +350,38 @@ def test_extraction_leaves_out_checks_captures_and_the_end_of_cut_short_games():
         # (A quiet move never gains by SEE: this is every capture.)
         assert not any(static_exchange_at_least(board, m, 1) for m in board.legal_moves())
     assert extractor.skipped["in check"] > 0 and extractor.skipped["pending capture"] > 0
+
+
+# -- the tuner ----------------------------------------------------------------
+
+SAMPLE = ROOT / "tools" / "data" / "sample-positions.txt.gz"
+
+
+def test_tuner_lowers_the_training_loss(tmp_path, restore_weights, capsys):
+    pytest.importorskip("numpy")
+    pytest.importorskip("scipy")
+    from tools import tune
+    out = tmp_path / "new.json"
+    assert tune.main([str(SAMPLE), "-o", str(out), "--limit", "4000", "--iterations", "40",
+                      "--report", "20", "--lambda", "0.3"]) == 0
+    text = capsys.readouterr().out
+    before = float(text.split("loss before: train ")[1].split()[0])
+    after = float(text.split("rounded:     train ")[1].split()[0])
+    assert after < before - 0.001, text
+    assert "iteration   20" in text and "K = " in text
+    new = weights.read(out)
+    assert new != weights.default() and "tuong-tune" in new["comment"]
+    for key in ("attack_weight", "missing_advisor", "missing_elephant"):
+        assert new[key] == weights.default()[key]
+    weights.load(out)
+    _assert_trace_identity([fen for fen, _ in REFERENCE[:300]], new)
+
+
+def test_tuner_refuses_bad_input(tmp_path, capsys):
+    pytest.importorskip("scipy")
+    from tools import tune
+    (tmp_path / "p.txt").write_text("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 2 -\n")
+    assert tune.main([str(tmp_path / "p.txt")]) == 1
+    assert "result must be 1, 0.5 or 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        tune.main([str(tmp_path / "p.txt"), "--freeze", "attack_weight"])

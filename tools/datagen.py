@@ -24,7 +24,7 @@ import shlex
 import shutil
 import sys
 
-from tools import match
+from tools import doc_parser, match
 
 
 def engine_command():
@@ -73,10 +73,7 @@ def main(argv=None):
     if "--" in argv:
         cut = argv.index("--")
         argv, extra = argv[:cut], argv[cut + 1:]
-    parser = argparse.ArgumentParser(prog="tuong-datagen", allow_abbrev=False,
-                                     description=__doc__.split("\n\n")[0].split(": ", 1)[1],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 2)[2])
+    parser = doc_parser("tuong-datagen", __doc__)
     parser.add_argument("--openings", required=True, help="EPD openings (tuong-openings)")
     parser.add_argument("--pgnout", required=True, help="PGN file the games are appended to")
     parser.add_argument("--games", type=int, default=1000)

@@ -20,13 +20,13 @@ Unlike tools/make_openings.py (60 hand-checked lines by Fairy-Stockfish for
 matches) these are for data: thousands of cheap, different starts.
 """
 import argparse
+import math
 import random
 import sys
 import time
 
-import math
-
 from engine.board import Board, evaluate, static_exchange_at_least
+from tools import doc_parser
 
 
 def _plies(text):
@@ -95,10 +95,7 @@ def write_epd(lines, out):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tuong-openings", allow_abbrev=False,
-                                     description=__doc__.split("\n\n")[0].split(": ", 1)[1],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 2)[2])
+    parser = doc_parser("tuong-openings", __doc__)
     parser.add_argument("-o", "--output", required=True, help="EPD file to write ('-': stdout)")
     parser.add_argument("--count", type=int, default=2000, help="openings (default 2000)")
     parser.add_argument("--plies", type=_plies, default=(6, 12), help="walk length (default 6-12)")

@@ -19,13 +19,12 @@ out), games ended by a forfeit (time, crash, illegal move: the result says
 nothing about the position) or unfinished, and every repeat of a position
 (board and side) already written. A name ending in .gz is gzip-compressed.
 """
-import argparse
 import gzip
 import re
 import sys
 
 from engine.board import Board, winning_capture
-from tools import pgn
+from tools import doc_parser, pgn
 
 RESULT_FOR_RED = {"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}
 # How a game may end for its result to count; the last two were not played out.
@@ -104,10 +103,7 @@ class Extractor:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tuong-positions", allow_abbrev=False,
-                                     description=__doc__.split("\n\n")[0].split(": ", 1)[1],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 2)[2])
+    parser = doc_parser("tuong-positions", __doc__)
     parser.add_argument("pgn", nargs="+", help="PGN files (tuong-match / tuong-datagen output)")
     parser.add_argument("-o", "--output", required=True, help="positions file (.gz: compressed)")
     parser.add_argument("--skip-plies", type=int, default=4,
