@@ -7,17 +7,17 @@ from libc.string cimport memcpy
 from engine.position cimport (
     Position, Move, KIND_OF, EMPTY, OFF, RED, BLACK, RED_TAG,
     MAX_HISTORY, side_tag, move_from, move_to, square_at, file_of,
-    rank_of, clear_position, put_piece, compute_key,
-    KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, ZOBRIST_SIDE,
+    rank_of, clear_position, put_piece, compute_key, compute_score,
+    KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, ZOBRIST_SIDE, PIECE_VALUE,
 )
-from engine.movegen cimport is_attacked, perft
-from engine.game cimport GameBoard
+from engine.movegen cimport is_attacked, perft, IN_PALACE, IN_HALF
+from engine.game cimport GameBoard, generate_moves, MAX_MOVES
 from engine.xiangqi cimport XIANGQI_OPS
 from engine.repetition cimport (
     Verdict, find_cycle, judge, chase_pairs, RULES_ASIAN, RULES_CHECK_ONLY, VERDICT_DRAW,
     VERDICT_PERPETUAL_CHECK, VERDICT_PERPETUAL_CHASE,
 )
-from engine.evaluate cimport evaluate as evaluate_position
+from engine.evaluate cimport evaluate as evaluate_position, trace_into, MAX_TRACE_FEATURES
 from engine.see cimport see_ge
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -31,6 +31,9 @@ MAX_FULLMOVE = 1_000_000       # the largest FEN move number taken as given
 _NAMES = {KING: "king", ADVISOR: "advisor", ELEPHANT: "elephant", HORSE: "horse",
           ROOK: "rook", CANNON: "cannon", PAWN: "pawn"}
 _ELEPHANT_POINTS = {(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
+# The nominal piece values (engine/position.pxd) by letter: what SEE and
+# capture ordering count; the king's is SEE's.
+PIECE_VALUES = {_LETTER[kind]: PIECE_VALUE[kind] for kind in range(7)}
 
 
 def square_name(int sq):
@@ -53,7 +56,8 @@ def _placement_problem(int kind_type, int red, int f, int r):
     own_r = r if red else 9 - r
     name = ("Red " if red else "Black ") + _NAMES[kind_type]
     where = "abcdefghi"[f] + str(r)
-    if kind_type in (KING, ADVISOR) and not (3 <= f <= 5 and own_r <= 2):
+    if kind_type in (KING, ADVISOR) and not (IN_PALACE[square_at(f, r)]
+                                             and IN_HALF[RED if red else BLACK][square_at(f, r)]):
         return f"{name} outside its palace at {where}"
     if kind_type == ADVISOR and (f + own_r) % 2 == 0:
         return f"{name} off its palace diagonals at {where}"
@@ -125,6 +129,12 @@ cdef class Board(GameBoard):
             rows.append(row + (str(gap) if gap else ""))
         fullmove = self.first_fullmove + (p.ply + self.started_black) // 2
         return "/".join(rows) + (" w" if p.side == RED else " b") + f" - - 0 {fullmove}"
+
+    def rescore(self):
+        """Recompute the incremental material + piece-square score from the
+        tables in force: after engine.weights.load() for a board that
+        existed before it."""
+        self.pos.score = compute_score(self.pos)
 
     def check_room(self):
         if self.pos.ply >= MAX_HISTORY - 256:
@@ -257,6 +267,65 @@ cdef str _piece_name(Position* p, int piece):
 def evaluate(Board board):
     """The static evaluation in centipawns, from the side to move."""
     return evaluate_position(board.pos)
+
+
+def winning_capture(Board board, int threshold=1):
+    """A legal capture whose exchange gains at least `threshold` (SEE, as
+    the search counts it), or None: a position with one is not quiet."""
+    cdef uint16_t moves[MAX_MOVES]
+    cdef int i, n = generate_moves(board.ops, board.state, moves, 1)
+    for i in range(n):
+        if see_ge(board.pos, moves[i], threshold):
+            return board.text_of(moves[i])
+    return None
+
+
+def eval_features(Board board):
+    """The evaluation as a linear function of the tunable weights
+    (engine.weights.FEATURES): (features, residual) where features is
+    [(index, coefficient)] and, from Red's side,
+    evaluate == sum(weight[index] * coefficient) + residual exactly."""
+    cdef int indices[MAX_TRACE_FEATURES]
+    cdef double values[MAX_TRACE_FEATURES]
+    cdef double residual
+    cdef int n = trace_into(board.pos, indices, values, &residual)
+    return [(indices[i], values[i]) for i in range(n)], residual
+
+
+MAX_FEATURES_PER_POSITION = MAX_TRACE_FEATURES
+
+
+def trace_fens(fens, int[::1] indices, double[::1] values, long long[::1] row_start,
+               double[::1] residuals):
+    """eval_features() of many positions at once, as a CSR sparse matrix in
+    caller-owned buffers (any writable buffer: array.array, numpy): row i's
+    features are indices/values[row_start[i]:row_start[i + 1]]. Needs
+    len(fens) + 1 row starts, len(fens) residuals, and room for
+    MAX_FEATURES_PER_POSITION entries a position. A bad FEN raises
+    ValueError naming its line (0-based)."""
+    cdef Position* p = <Position*> malloc(sizeof(Position))
+    cdef long long used = 0
+    cdef Py_ssize_t i, n = len(fens)
+    if p is NULL:
+        raise MemoryError()
+    if row_start.shape[0] < n + 1 or residuals.shape[0] < n:
+        free(p)
+        raise ValueError("trace_fens: row_start needs len(fens) + 1 entries, residuals len(fens)")
+    try:
+        row_start[0] = 0
+        for i in range(n):
+            if indices.shape[0] - used < MAX_TRACE_FEATURES or \
+                    values.shape[0] - used < MAX_TRACE_FEATURES:
+                raise ValueError(f"trace_fens: no room for position {i}")
+            try:
+                _parse_fen(p, fens[i])
+            except ValueError as err:
+                raise ValueError(f"position {i}: {err}") from None
+            used += trace_into(p, &indices[used], &values[used], &residuals[i])
+            row_start[i + 1] = used
+    finally:
+        free(p)
+    return used
 
 
 def static_exchange_at_least(Board board, str move, int threshold=0):

@@ -10,43 +10,62 @@
 #     an open file, the start of many mating attacks).
 # Every term is computed the same way for both sides and mirrored, so the
 # score of a colour-flipped position is exactly the negation.
+#
+# Every weight comes from the weights file (engine/weights.py says what each
+# one is), loaded by install() when this module is imported; the code only
+# counts. The counting is shared by evaluate() and trace(), which returns the
+# evaluation as a linear combination of the tunable weights for the tuner
+# (tools/tune.py), so the two cannot disagree.
 
 from engine.position cimport (
-    Position, RED, BLACK, RED_TAG, BLACK_TAG, EMPTY, OFF, KIND_OF, ADVISOR, ELEPHANT, HORSE, ROOK,
-    CANNON, PAWN, side_tag, rank_of, file_of, ORTH, HORSE_LEG, HORSE_JUMP,
+    Position, RED, BLACK, RED_TAG, BLACK_TAG, EMPTY, OFF, KIND_OF, KING, HORSE, ROOK, CANNON,
+    PAWN, PIECE_SQUARE, side_tag, rank_of, file_of, square_at, ORTH, HORSE_LEG, HORSE_JUMP,
 )
+from engine.movegen cimport IN_PALACE, IN_HALF
+from engine import weights as _weights
 
-# The side to move is typically a little better off than a static count says.
-cdef int TEMPO = 10
 
-cdef int ROOK_MOBILITY = 3          # per square a rook can reach
-cdef int CANNON_MOBILITY = 1        # per empty square a cannon can move to
-# Cannons need screens and lose force as the board empties; horses need
-# room and gain. Per cannon (and, negated, per horse), for each rook, horse
-# and cannon on the board beyond six.
-cdef int CANNON_OVER_HORSE = 3
-cdef int HORSE_MOBILITY[9]           # by the number of squares a horse can reach
-HORSE_MOBILITY[:] = [-60, -30, -12, 0, 8, 14, 18, 21, 24]
-cdef int HOLLOW_CANNON = 90          # an enemy cannon on the king's open file
+# The weights, in centipawns (see engine/weights.py); set by install().
+cdef int TEMPO
+cdef int ROOK_MOBILITY              # per square a rook can reach
+cdef int CANNON_MOBILITY            # per empty square a cannon can move to
+cdef int HORSE_MOBILITY[9]          # by the number of squares a horse can reach
+cdef int CANNON_OVER_HORSE
+cdef int HOLLOW_CANNON              # an enemy cannon on the king's open file
+cdef int ATTACK_WEIGHT[7]           # K A B N R C P: units per piece striking the palace
+cdef int ATTACK_PENALTY[16]         # by units
+cdef int MISSING_ADVISOR            # quarters added to the attack's multiplier
+cdef int MISSING_ELEPHANT
 
-# Palace attack: weight of each piece that strikes a square of the enemy
-# palace, and the penalty for the sum (one attacker alone counts half).
-cdef int ATTACK_WEIGHT[7]            # K A B N R C P
-ATTACK_WEIGHT[:] = [0, 0, 0, 3, 4, 3, 1]
-cdef int ATTACK_PENALTY[16]
-ATTACK_PENALTY[:] = [0, 2, 8, 18, 32, 50, 72, 98, 128, 162, 200, 242, 288, 300, 300, 300]
+cdef enum:
+    MAX_UNITS = 15                  # the attack's units are capped here
+    QUARTERS = 4                    # the attack multiplier's unit: 4 quarters = x1
+    LONE_ATTACKER = 2               # one attacker alone counts 1/2
+    OFFICERS_EVEN = 6               # cannons and horses are even with this many
+                                    # rooks, horses and cannons on the board
+
+# Where each weight's coefficient goes in trace()'s feature vector: the
+# order of engine.weights.FEATURES.
+cdef int N_FEATURES = len(_weights.FEATURES)
+cdef int F_MATERIAL = _weights.OFFSETS["material"]          # A B N R C P
+cdef int F_PIECE_SQUARE = _weights.OFFSETS["piece_square"]  # [type][9 - rank][file a-e]
+cdef int F_ROOK_MOBILITY = _weights.OFFSETS["rook_mobility"]
+cdef int F_CANNON_MOBILITY = _weights.OFFSETS["cannon_mobility"]
+cdef int F_HORSE_MOBILITY = _weights.OFFSETS["horse_mobility"]
+cdef int F_CANNON_OVER_HORSE = _weights.OFFSETS["cannon_over_horse"]
+cdef int F_ATTACK_PENALTY = _weights.OFFSETS["attack_penalty"]
+cdef int F_HOLLOW_CANNON = _weights.OFFSETS["hollow_cannon"]
+cdef int F_TEMPO = _weights.OFFSETS["tempo"]
 
 cdef unsigned char PALACE[2][256]    # PALACE[side][sq]: sq is in side's palace
 cdef unsigned char PALACE_RAYS[2][256]   # bit i: the ray ORTH[i] from sq crosses it
 
 
 cdef void init_tables():
-    cdef int sq, f, r, side, i, t
-    for sq in range(256):
-        f = file_of(sq)
-        r = rank_of(sq)
-        PALACE[RED][sq] = 3 <= f <= 5 and 0 <= r <= 2
-        PALACE[BLACK][sq] = 3 <= f <= 5 and 7 <= r <= 9
+    cdef int sq, side, i, t
+    for side in range(2):
+        for sq in range(256):
+            PALACE[side][sq] = IN_PALACE[sq] and IN_HALF[side][sq]
     for side in range(2):
         for sq in range(256):
             PALACE_RAYS[side][sq] = 0
@@ -62,41 +81,85 @@ cdef void init_tables():
 init_tables()
 
 
-cdef int side_terms(const Position* p, int side) noexcept nogil:
-    """Mobility and attack on the enemy king for `side`, minus what its own
-    king suffers from the hollow cannon. Positive is good for `side`."""
+def install(dict data):
+    """Put validated weights (engine.weights.validate) into the C tables.
+    Use engine.weights.load(path), which validates first."""
+    global TEMPO, ROOK_MOBILITY, CANNON_MOBILITY, CANNON_OVER_HORSE, HOLLOW_CANNON
+    global MISSING_ADVISOR, MISSING_ELEPHANT
+    cdef int kind, f, r, value
+    material = [0] + [data["material"][letter] for letter in _weights.MATERIAL_PIECES]
+    for kind in range(7):
+        table = data["piece_square"][_weights.PIECES[kind]]
+        for f in range(9):
+            for r in range(10):
+                value = material[kind] + table[9 - r][f if f <= 4 else 8 - f]
+                PIECE_SQUARE[kind][square_at(f, r)] = value
+                # Black's table is Red's turned upside down, negated.
+                PIECE_SQUARE[kind + 7][square_at(f, 9 - r)] = -value
+    TEMPO = data["tempo"]
+    ROOK_MOBILITY = data["rook_mobility"]
+    CANNON_MOBILITY = data["cannon_mobility"]
+    CANNON_OVER_HORSE = data["cannon_over_horse"]
+    HOLLOW_CANNON = data["hollow_cannon"]
+    MISSING_ADVISOR = data["missing_advisor"]
+    MISSING_ELEPHANT = data["missing_elephant"]
+    for f in range(9):
+        HORSE_MOBILITY[f] = data["horse_mobility"][f]
+    for f in range(16):
+        ATTACK_PENALTY[f] = data["attack_penalty"][f]
+    for kind in range(7):
+        letter = _weights.PIECES[kind]
+        ATTACK_WEIGHT[kind] = data["attack_weight"].get(letter, 0)
+
+
+cdef struct SideCounts:
+    # What one side's terms count; the weights turn them into centipawns.
+    int rook_squares          # squares its rooks can reach
+    int cannon_squares        # empty squares its cannons can move to
+    int horse_reach[2]        # per horse slot, squares it can reach (-1: none)
+    int units                 # the attack on the enemy palace, before the cap
+    int attackers             # pieces striking into it
+    int missing_advisors      # the enemy's
+    int missing_elephants
+
+
+cdef void side_counts(const Position* p, int side, SideCounts* c) noexcept nogil:
+    """Mobility of `side`'s rooks, horses and cannons, and its attack on
+    the enemy palace."""
     cdef const unsigned char* b = p.board
     cdef int tag = side_tag(side), enemy = side ^ 1
     cdef int theirs = side_tag(enemy)
-    cdef int score = 0, units = 0, attackers = 0
     cdef int piece, sq, i, d, t, count, hits, forward
     cdef const unsigned char* palace = PALACE[enemy]
+    c.rook_squares = 0
+    c.cannon_squares = 0
+    c.units = 0
+    c.attackers = 0
     # Rooks: every square up to and including the first piece in each line.
     for piece in range(tag + 7, tag + 9):
         sq = p.square[piece]
         if sq == 0:
             continue
-        count = 0
         hits = 0
         for i in range(4):
             d = ORTH[i]
             t = sq + d
             while b[t] == EMPTY:
-                count += 1
+                c.rook_squares += 1
                 hits |= palace[t]
                 t += d
             if b[t] != OFF:
                 hits |= palace[t]
                 if b[t] & theirs:
-                    count += 1
-        score += ROOK_MOBILITY * count
+                    c.rook_squares += 1
         if hits:
-            units += ATTACK_WEIGHT[ROOK]
-            attackers += 1
+            c.units += ATTACK_WEIGHT[ROOK]
+            c.attackers += 1
     # Horses: each of eight jumps whose leg is free and whose landing square
     # is not taken by one of our own pieces.
     for piece in range(tag + 5, tag + 7):
         sq = p.square[piece]
+        c.horse_reach[piece - tag - 5] = -1
         if sq == 0:
             continue
         count = 0
@@ -106,22 +169,21 @@ cdef int side_terms(const Position* p, int side) noexcept nogil:
             if b[sq + HORSE_LEG[i]] == EMPTY and not (b[t] & (tag | OFF)):
                 count += 1
                 hits |= palace[t]
-        score += HORSE_MOBILITY[count]
+        c.horse_reach[piece - tag - 5] = count
         if hits:
-            units += ATTACK_WEIGHT[HORSE]
-            attackers += 1
+            c.units += ATTACK_WEIGHT[HORSE]
+            c.attackers += 1
     # Cannons: the squares past exactly one screen, up to the next piece.
     for piece in range(tag + 9, tag + 11):
         sq = p.square[piece]
         if sq == 0:
             continue
         hits = 0
-        count = 0
         for i in range(4):
             d = ORTH[i]
             t = sq + d
             while b[t] == EMPTY:
-                count += 1
+                c.cannon_squares += 1
                 t += d
             # Past the screen only matters for the attack on the palace.
             if b[t] == OFF or not (PALACE_RAYS[enemy][sq] >> i) & 1:
@@ -132,44 +194,61 @@ cdef int side_terms(const Position* p, int side) noexcept nogil:
                 t += d
             if b[t] != OFF:
                 hits |= palace[t]
-        score += CANNON_MOBILITY * count
         if hits:
-            units += ATTACK_WEIGHT[CANNON]
-            attackers += 1
+            c.units += ATTACK_WEIGHT[CANNON]
+            c.attackers += 1
     # Pawns across the river strike forward and sideways.
     forward = 16 if side == RED else -16
     for piece in range(tag + 11, tag + 16):
         sq = p.square[piece]
         if sq and (palace[sq + forward] or palace[sq + 1] or palace[sq - 1]):
-            units += ATTACK_WEIGHT[PAWN]
-            attackers += 1
-    if units:
-        if units > 15:
-            units = 15
-        # A missing advisor adds half to what the attack is worth, a
-        # missing elephant a quarter.
-        count = 4 + 2 * (2 - (p.square[theirs + 1] != 0) - (p.square[theirs + 2] != 0)) \
-            + (2 - (p.square[theirs + 3] != 0) - (p.square[theirs + 4] != 0))
-        score += ATTACK_PENALTY[units] * count // (4 if attackers > 1 else 8)
+            c.units += ATTACK_WEIGHT[PAWN]
+            c.attackers += 1
+    c.missing_advisors = 2 - (p.square[theirs + 1] != 0) - (p.square[theirs + 2] != 0)
+    c.missing_elephants = 2 - (p.square[theirs + 3] != 0) - (p.square[theirs + 4] != 0)
+
+
+cdef inline int attack_multiplier(const SideCounts* c) noexcept nogil:
+    """The attack's multiplier in quarters: a missing advisor adds half to
+    what the attack is worth, a missing elephant a quarter (by default)."""
+    return QUARTERS + MISSING_ADVISOR * c.missing_advisors + MISSING_ELEPHANT * c.missing_elephants
+
+
+cdef inline int attack_divisor(const SideCounts* c) noexcept nogil:
+    return QUARTERS if c.attackers > 1 else QUARTERS * LONE_ATTACKER
+
+
+cdef inline int attack_units(const SideCounts* c) noexcept nogil:
+    return MAX_UNITS if c.units > MAX_UNITS else c.units
+
+
+cdef int side_score(const SideCounts* c) noexcept nogil:
+    """`side`'s mobility and attack on the enemy king, in centipawns."""
+    cdef int score = ROOK_MOBILITY * c.rook_squares + CANNON_MOBILITY * c.cannon_squares
+    cdef int i
+    for i in range(2):
+        if c.horse_reach[i] >= 0:
+            score += HORSE_MOBILITY[c.horse_reach[i]]
+    if c.units:
+        score += ATTACK_PENALTY[attack_units(c)] * attack_multiplier(c) // attack_divisor(c)
     return score
 
 
 cdef int hollow_cannon(const Position* p, int side) noexcept nogil:
-    """HOLLOW_CANNON if an enemy cannon faces side's king along the king's
-    file with nothing between them, else 0."""
+    """1 if an enemy cannon faces side's king along the king's file with
+    nothing between them, else 0."""
     cdef const unsigned char* b = p.board
     cdef int king = p.square[side_tag(side)]
     cdef int d = 16 if side == RED else -16
     cdef int t = king + d
     while b[t] == EMPTY:
         t += d
-    if b[t] != OFF and KIND_OF[b[t]] == CANNON + 7 * (side ^ 1):
-        return HOLLOW_CANNON
-    return 0
+    return b[t] != OFF and KIND_OF[b[t]] == CANNON + 7 * (side ^ 1)
 
 
 cdef int cannons_over_horses(const Position* p) noexcept nogil:
-    """Red's cannon-versus-horse adjustment for how full the board is."""
+    """Red's cannon-versus-horse count for how full the board is: (officers
+    beyond OFFICERS_EVEN) x (Red's cannons minus horses, less Black's)."""
     cdef int piece, officers = 0, balance = 0
     for piece in range(5, 11):
         officers += (p.square[RED_TAG + piece] != 0) + (p.square[BLACK_TAG + piece] != 0)
@@ -177,12 +256,16 @@ cdef int cannons_over_horses(const Position* p) noexcept nogil:
         - (p.square[RED_TAG + 5] != 0) - (p.square[RED_TAG + 6] != 0) \
         - (p.square[BLACK_TAG + 9] != 0) - (p.square[BLACK_TAG + 10] != 0) \
         + (p.square[BLACK_TAG + 5] != 0) + (p.square[BLACK_TAG + 6] != 0)
-    return CANNON_OVER_HORSE * (officers - 6) * balance
+    return (officers - OFFICERS_EVEN) * balance
 
 
 cdef int evaluate(const Position* p) noexcept nogil:
-    cdef int score = p.score + side_terms(p, RED) - side_terms(p, BLACK) \
-        - hollow_cannon(p, RED) + hollow_cannon(p, BLACK) + cannons_over_horses(p)
+    cdef SideCounts red, black
+    side_counts(p, RED, &red)
+    side_counts(p, BLACK, &black)
+    cdef int score = p.score + side_score(&red) - side_score(&black) \
+        + HOLLOW_CANNON * (hollow_cannon(p, BLACK) - hollow_cannon(p, RED)) \
+        + CANNON_OVER_HORSE * cannons_over_horses(p)
     if p.side == RED:
         return score + TEMPO
     return -score + TEMPO
@@ -191,3 +274,63 @@ cdef int evaluate(const Position* p) noexcept nogil:
 cdef int quick_evaluate(const Position* p) noexcept nogil:
     """Material and piece-square values alone: the incremental part."""
     return (p.score if p.side == RED else -p.score) + TEMPO
+
+
+cdef double trace(const Position* p, double* features) noexcept nogil:
+    """Add to features[0..N_FEATURES) the coefficient of each tunable weight
+    in evaluate(p) from Red's side, and return what the integer division of
+    the palace attack leaves over: evaluate(p), from Red's side, is exactly
+    sum(weight[i] * features[i]) + the returned value (which is within
+    -1..1: each side's attack penalty is rounded down)."""
+    cdef int piece, sq, kind, sign, rank, f, i, units
+    cdef double residual = 0, share
+    cdef SideCounts c
+    for piece in range(16, 48):
+        sq = p.square[piece]
+        if sq == 0:
+            continue
+        kind = KIND_OF[piece] % 7
+        sign = 1 if piece < BLACK_TAG else -1
+        rank = rank_of(sq) if sign > 0 else 9 - rank_of(sq)     # as Red sees his own
+        f = file_of(sq)
+        if kind != KING:
+            features[F_MATERIAL + kind - 1] += sign
+        features[F_PIECE_SQUARE + kind * 50 + (9 - rank) * 5 + (f if f <= 4 else 8 - f)] += sign
+    for i in range(2):
+        sign = 1 if i == RED else -1
+        side_counts(p, i, &c)
+        features[F_ROOK_MOBILITY] += sign * c.rook_squares
+        features[F_CANNON_MOBILITY] += sign * c.cannon_squares
+        for f in range(2):
+            if c.horse_reach[f] >= 0:
+                features[F_HORSE_MOBILITY + c.horse_reach[f]] += sign
+        if c.units:
+            units = attack_units(&c)
+            share = <double> attack_multiplier(&c) / attack_divisor(&c)
+            features[F_ATTACK_PENALTY + units] += sign * share
+            residual += sign * (ATTACK_PENALTY[units] * attack_multiplier(&c) // attack_divisor(&c)
+                                - ATTACK_PENALTY[units] * share)
+        features[F_HOLLOW_CANNON] -= sign * hollow_cannon(p, i)
+    features[F_CANNON_OVER_HORSE] += cannons_over_horses(p)
+    features[F_TEMPO] += 1 if p.side == RED else -1
+    return residual
+
+
+cdef int trace_into(const Position* p, int* indices, double* values, double* residual) noexcept nogil:
+    """trace(p) as a sparse row: the nonzero features' indices (ascending)
+    and coefficients, at most MAX_TRACE_FEATURES; returns how many."""
+    cdef double dense[1024]
+    cdef int i, n = 0
+    for i in range(N_FEATURES):
+        dense[i] = 0
+    residual[0] = trace(p, dense)
+    for i in range(N_FEATURES):
+        if dense[i] != 0:
+            indices[n] = i
+            values[n] = dense[i]
+            n += 1
+    return n
+
+
+assert len(_weights.FEATURES) <= 1024, "trace_into's buffer must hold every feature"
+_weights.load()

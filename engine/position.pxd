@@ -56,6 +56,18 @@ cdef extern from *:
     const int HORSE_LEG[8]
     const int HORSE_JUMP[8]
 
+# Nominal piece values by type (K A B N R C P), in centipawns: the book's
+# values (pawn 10, advisor 20, elephant 20, horse 40, cannon 45, rook 90)
+# scaled by ten, defined here once. Static exchange evaluation and capture
+# ordering use them as they are; the evaluation's material starts from them
+# (engine/weights.json) and may be tuned away. The king's is what SEE
+# charges for losing him: more than anything else on the board.
+cdef extern from *:
+    """
+    static const int PIECE_VALUE[7] = {10000, 200, 200, 400, 900, 450, 100};
+    """
+    const int PIECE_VALUE[7]
+
 ctypedef uint16_t Move        # from | to << 8; 0 is "no move"
 
 cdef struct Undo:
@@ -78,7 +90,10 @@ cdef struct Position:
 cdef uint8_t KIND_OF[256]     # cell value -> kind (NO_KIND for EMPTY/OFF)
 cdef uint64_t ZOBRIST[14][256]
 cdef uint64_t ZOBRIST_SIDE
-cdef int32_t PIECE_SQUARE[14][256]   # signed: Black's entries are negated
+# Material + piece-square value of each kind on each square, from Red's side
+# (Black's entries are negated); zero until engine/evaluate.pyx loads the
+# weights file into it, which it does when it is imported.
+cdef int32_t PIECE_SQUARE[14][256]
 
 cdef inline int side_tag(int side) noexcept nogil:
     return RED_TAG << side

@@ -4,8 +4,6 @@
 
 from libc.string cimport memset
 
-from engine import pst
-
 # Slot (0..15 within a side) -> piece type.
 cdef int SLOT_TYPE[16]
 SLOT_TYPE[:] = [KING, ADVISOR, ADVISOR, ELEPHANT, ELEPHANT, HORSE, HORSE,
@@ -22,7 +20,7 @@ cdef uint64_t splitmix64(uint64_t* state) noexcept nogil:
 
 
 cdef void init_tables():
-    cdef int cell, kind, sq, f, r, side
+    cdef int cell, kind, sq
     cdef uint64_t seed = 20261122
     for cell in range(256):
         KIND_OF[cell] = NO_KIND
@@ -34,14 +32,6 @@ cdef void init_tables():
             PIECE_SQUARE[kind][sq] = 0
     global ZOBRIST_SIDE
     ZOBRIST_SIDE = splitmix64(&seed)
-    letters = "KABNRCP"
-    for kind in range(7):
-        for f in range(9):
-            for r in range(10):
-                value = pst.red_value(letters[kind], f, r)
-                PIECE_SQUARE[kind][square_at(f, r)] = value
-                # Black's table is Red's turned upside down, negated.
-                PIECE_SQUARE[kind + 7][square_at(f, 9 - r)] = -value
 
 
 init_tables()

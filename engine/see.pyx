@@ -7,21 +7,16 @@
 
 from engine.position cimport (
     Position, Move, KIND_OF, EMPTY, OFF, RED, KING, ADVISOR, ELEPHANT, HORSE,
-    ROOK, CANNON, PAWN, move_from, move_to, rank_of, ORTH, DIAG_V, DIAG_H,
+    ROOK, CANNON, PAWN, PIECE_VALUE, move_from, move_to, rank_of, ORTH, DIAG_V, DIAG_H,
 )
+from engine.movegen cimport IN_PALACE
 
-# By piece type (K A B N R C P); the king can only take last.
-cdef int SEE_VALUE[7]
-SEE_VALUE[:] = [10000, 200, 200, 400, 900, 450, 100]
+# Exchanges are counted in the nominal piece values (engine/position.pxd),
+# never the tuned ones; the king's is above everything, and he takes last.
 
 
 cdef inline int is_kind(const unsigned char* b, int sq, int kind) noexcept nogil:
     return KIND_OF[b[sq]] == kind
-
-
-cdef inline int in_palace(int sq) noexcept nogil:
-    cdef int f = (sq & 15) - 3, r = rank_of(sq)
-    return 3 <= f <= 5 and (0 <= r <= 2 or 7 <= r <= 9)
 
 
 cdef int least_attacker(const unsigned char* b, int to, int side) noexcept nogil:
@@ -38,7 +33,7 @@ cdef int least_attacker(const unsigned char* b, int to, int side) noexcept nogil
             return to - 1
         if is_kind(b, to + 1, PAWN + k):
             return to + 1
-    if in_palace(to):
+    if IN_PALACE[to]:
         for i in range(4):
             t = to + DIAG_V[i] + DIAG_H[i]
             if is_kind(b, t, ADVISOR + k):
@@ -66,7 +61,7 @@ cdef int least_attacker(const unsigned char* b, int to, int side) noexcept nogil
             continue
         if is_kind(b, t, ROOK + k):
             rook = t
-        elif t == to + d and is_kind(b, t, KING + k) and in_palace(to):
+        elif t == to + d and is_kind(b, t, KING + k) and IN_PALACE[to]:
             king = t
         t += d
         while b[t] == EMPTY:
@@ -89,11 +84,11 @@ cdef int see_ge(Position* p, Move m, int threshold) noexcept nogil:
     cdef unsigned char moved = b[frm], target = b[to]
     cdef int vacated[32]
     cdef unsigned char vacated_piece[32]
-    cdef int swap = SEE_VALUE[KIND_OF[target] % 7] if target != EMPTY else 0
+    cdef int swap = PIECE_VALUE[KIND_OF[target] % 7] if target != EMPTY else 0
     swap -= threshold
     if swap < 0:
         return 0
-    swap = SEE_VALUE[KIND_OF[moved] % 7] - swap
+    swap = PIECE_VALUE[KIND_OF[moved] % 7] - swap
     if swap <= 0:
         return 1
     b[to] = moved
@@ -109,7 +104,7 @@ cdef int see_ge(Position* p, Move m, int threshold) noexcept nogil:
             if least_attacker(b, to, side ^ 1):
                 res ^= 1
             break
-        swap = SEE_VALUE[KIND_OF[b[sq]] % 7] - swap
+        swap = PIECE_VALUE[KIND_OF[b[sq]] % 7] - swap
         if swap < res:
             break
         b[to] = b[sq]

@@ -10,7 +10,7 @@ from engine.game cimport (
 from engine.position cimport (
     Position, Undo, Move, KIND_OF, EMPTY, XQ_MAX_MOVES, side_tag, move_from, move_to,
     make_move, square_at, file_of, rank_of, make, unmake, make_null, unmake_null,
-    HORSE, ROOK, CANNON, PAWN,
+    HORSE, ROOK, CANNON, PAWN, KING, PIECE_VALUE,
 )
 from engine.movegen cimport (
     Legality, GenMode, GEN_ALL, GEN_CAPTURES, generate, prepare_legality,
@@ -34,9 +34,24 @@ cdef void init_offsets():
 
 init_offsets()
 
-# Ordering values by piece type (K A B N R C P); the king is never captured.
+# Capture ordering (MVV-LVA): victims by ORDER_VALUE, the nominal piece
+# values (engine/position.pxd) in whole pawns, rounded (a cannon is 5, more
+# than a horse); the king is never captured. A capture's key is
+# victim * ORDER_VICTIM_SCALE - attacker + ORDER_BIAS, always positive.
 cdef int ORDER_VALUE[7]
-ORDER_VALUE[:] = [0, 2, 2, 4, 9, 5, 1]
+cdef enum:
+    ORDER_VICTIM_SCALE = 16
+    ORDER_BIAS = 8
+
+
+cdef void init_order():
+    cdef int kind
+    ORDER_VALUE[KING] = 0
+    for kind in range(1, 7):
+        ORDER_VALUE[kind] = (PIECE_VALUE[kind] + 50) // 100
+
+
+init_order()
 
 
 cdef void xq_copy_state(void* dst, const void* src) noexcept nogil:
@@ -166,7 +181,8 @@ cdef int xq_capture_value(void* state, uint16_t move) noexcept nogil:
     cdef int victim = p.board[move_to(move)]
     if victim == EMPTY:
         return 0
-    return ORDER_VALUE[KIND_OF[victim] % 7] * 16 - ORDER_VALUE[KIND_OF[p.board[move_from(move)]] % 7] + 8
+    return ORDER_VALUE[KIND_OF[victim] % 7] * ORDER_VICTIM_SCALE \
+        - ORDER_VALUE[KIND_OF[p.board[move_from(move)]] % 7] + ORDER_BIAS
 
 
 cdef int xq_see_ge(void* state, uint16_t move, int threshold) noexcept nogil:

@@ -24,6 +24,9 @@ def default_threads():
         return 1
 
 
+# EvalFile's value for the weights file the engine ships with.
+DEFAULT_EVAL_FILE = "<default>"
+
 TRUE_WORDS = {"true": True, "on": True, "1": True, "yes": True,
               "false": False, "off": False, "0": False, "no": False}
 
@@ -151,6 +154,12 @@ def engine_options(session):
         # between searches, so changing the count mid-search is refused.
         Option("Threads", "spin", default_threads(), 1, 256, ucci="threads",
                on_change=lambda n: session.searcher.set_threads(n),
+               refused_while_searching=True),
+        # The evaluation's weights file (engine/weights.json unless set;
+        # tuong-tune writes others): loaded at once, the board rescored and
+        # the hash emptied. A bad file is an error and changes nothing.
+        Option("EvalFile", "string", DEFAULT_EVAL_FILE, ucci="evalfile",
+               on_change=lambda path: session.set_eval_file(path),
                refused_while_searching=True),
         # Number of principal variations searched and reported (UCI only).
         Option("MultiPV", "spin", 1, 1, 10),

@@ -153,6 +153,20 @@ class Session:
         if hasattr(self.board, "rules"):
             self.board.rules = rules
 
+    def set_eval_file(self, path):
+        """Load the evaluation's weights (option EvalFile; empty or
+        <default>: the shipped file). ValueError naming the problem if the
+        file is missing or bad; then nothing changes."""
+        from engine import weights
+        from protocol.options import DEFAULT_EVAL_FILE
+        weights.load(weights.DEFAULT_PATH if path in ("", DEFAULT_EVAL_FILE) else path)
+        # The board's incremental score was summed from the old tables, and
+        # the hash holds the old evaluation's scores.
+        if hasattr(self.board, "rescore"):
+            self.board.rescore()
+        if self._searcher is not None:
+            self._searcher.clear()
+
     # -- the search thread ---------------------------------------------------
     def searching(self):
         """True from `go` until the result has been delivered (or dropped)."""

@@ -43,6 +43,19 @@ def read_bench_fens():
             if line.strip() and not line.startswith("#")]
 
 
+def mirror_colours(fen):
+    """Swap the colours: ranks upside down, case swapped, the other side to move."""
+    placement, side = fen.split()[:2]
+    ranks = placement.split("/")[::-1]
+    return "/".join(r.swapcase() for r in ranks) + (" b" if side == "w" else " w")
+
+
+def mirror_files(fen):
+    """Files a-i become i-a (board and side to move)."""
+    placement, side = fen.split()[:2]
+    return "/".join(r[::-1] for r in placement.split("/")) + " " + side
+
+
 def to_ranks1(move):
     """a0-i9 -> Fairy-Stockfish's a1-i10."""
     return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"

@@ -5,6 +5,7 @@ import threading
 import time
 
 import pytest
+from conftest import mirror_colours, mirror_files
 
 from engine.board import START_FEN, Board
 from engine.board import evaluate
@@ -138,24 +139,6 @@ def test_search_is_deterministic():
     assert (a.best, a.score, a.nodes) == (b.best, b.score, b.nodes)
 
 
-def mirror_colours(fen):
-    """Swap the colours: ranks upside down, case swapped, the other side to move."""
-    placement, side = fen.split()[:2]
-    ranks = placement.split("/")[::-1]
-    return "/".join(r.swapcase() for r in ranks) + (" b" if side == "w" else " w")
-
-
-def mirror_files(fen):
-    placement, side = fen.split()[:2]
-    flipped = []
-    for rank in placement.split("/"):
-        cells = []
-        for ch in rank:
-            cells.extend(["1"] * int(ch) if ch.isdigit() else [ch])
-        flipped.append("".join(cells[::-1]))
-    return Board("/".join(flipped) + " " + side).fen()
-
-
 @pytest.mark.parametrize("fen", [START_FEN] + [fen for _, fen in MATES])
 def test_evaluation_is_colour_and_file_symmetric(fen):
     board = Board(fen)
@@ -165,7 +148,7 @@ def test_evaluation_is_colour_and_file_symmetric(fen):
     assert evaluate(mirrored) == evaluate(board)
     red_view = evaluate(board) * (1 if board.turn == "w" else -1)
     assert evaluate(mirrored) * (1 if mirrored.turn == "w" else -1) == -red_view
-    assert evaluate(Board(mirror_files(fen))) == evaluate(board)
+    assert evaluate(Board(mirror_files(fen))) == evaluate(board)   # (more in test_tuning)
 
 
 def test_repetition_rules():

@@ -83,9 +83,17 @@ def read_games(text):
     """[(tags, moves, result)] from PGN text whose moves are a0-i9
     coordinates. Comments, variations, NAGs and move numbers are skipped; a
     game without a result token ends at the next tag pair ("*")."""
+    return [(tags, [move for move, _ in moves], result)
+            for tags, moves, result in read_annotated_games(text)]
+
+
+def read_annotated_games(text):
+    """As read_games, but each move comes with the comment that follows it
+    (its text without braces, or None): [(tags, [(move, comment)], result)]."""
     games, tags, moves = [], {}, []
     token_re = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]|\{[^}]*\}|;[^\n]*|\([^)]*\)'
                           r'|\$\d+|\d+\.(?:\.\.)?|[^\s{}();\[]+')
+    last_commentable = False
     for m in token_re.finditer(text):
         token = m.group(0)
         if m.group(1):                       # a tag pair
@@ -93,13 +101,20 @@ def read_games(text):
                 games.append((tags, moves, "*"))
                 tags, moves = {}, []
             tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
-        elif token[0] in "{;($" or token[0].isdigit() and token.endswith("."):
+            last_commentable = False
+        elif token[0] == "{":
+            if last_commentable:             # the first comment after a move is its own
+                moves[-1] = (moves[-1][0], token[1:-1].strip())
+                last_commentable = False
+        elif token[0] in ";($" or token[0].isdigit() and token.endswith("."):
             continue                         # comment, variation, NAG, move number
         elif token in _RESULTS:
             games.append((tags, moves, token))
             tags, moves = {}, []
+            last_commentable = False
         elif _MOVE.fullmatch(token):
-            moves.append(token)
+            moves.append((token, None))
+            last_commentable = True
         else:
             raise ValueError(f"not an a0-i9 coordinate move in PGN: {token!r}")
     if moves or tags:

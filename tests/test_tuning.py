@@ -1,0 +1,387 @@
+"""The evaluation-tuning pipeline: the weights file (validation, loading,
+EvalFile), the default weights reproducing the hand-set evaluation, the
+feature trace the tuner fits, position extraction from PGN, and the tuner
+itself (skipped without numpy/scipy)."""
+import copy
+import gzip
+import json
+import random
+
+import pytest
+from conftest import DATA, ROOT, mirror_colours, mirror_files
+
+from engine import weights
+from engine.board import Board, PIECE_VALUES, eval_features, evaluate, trace_fens
+
+
+def reference_positions():
+    """[(fen, evaluate())] recorded before the weights file existed (at
+    89f3cf1): positions of seeded random playouts from the start."""
+    with gzip.open(DATA / "eval_reference.txt.gz", "rt") as f:
+        rows = [line.rsplit(" ", 1) for line in f if not line.startswith("#")]
+    return [(fen, int(value)) for fen, value in rows]
+
+
+REFERENCE = reference_positions()
+
+
+@pytest.fixture
+def restore_weights():
+    yield
+    weights.load()
+
+
+def perturbed(seed=1, spread=30):
+    """The default weights with every tunable one moved at random."""
+    rng = random.Random(seed)
+    data = weights.default()
+    values = [v + rng.randint(-spread, spread) for v in weights.vector(data)]
+    return weights.with_vector(data, values, comment="perturbed for a test")
+
+
+def red_view(board):
+    return evaluate(board) * (1 if board.turn == "w" else -1)
+
+
+# -- the weights file --------------------------------------------------------
+
+def test_default_weights_reproduce_the_hand_set_evaluation():
+    assert len(REFERENCE) == 3000
+    for fen, value in REFERENCE:
+        assert evaluate(Board(fen)) == value, fen
+
+
+def test_default_material_is_the_nominal_piece_values():
+    material = weights.default()["material"]
+    assert material == {letter: PIECE_VALUES[letter] for letter in "ABNRCP"}
+
+
+def test_weights_file_round_trips(tmp_path):
+    data = perturbed()
+    weights.write(data, tmp_path / "w.json")
+    assert weights.read(tmp_path / "w.json") == data
+    assert len(weights.vector(data)) == len(weights.FEATURES) == len(weights.bounds())
+    assert weights.with_vector(data, weights.vector(data)) == data
+
+
+def _broken(edit):
+    data = weights.default()
+    edit(data)
+    return data
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda d: d.pop("tempo"), ["missing key 'tempo'"]),
+    (lambda d: d.update(tempoo=1), ["unknown key 'tempoo'"]),
+    (lambda d: d.update(format="v0"), ["'format'"]),
+    (lambda d: d.update(tempo=10.5), ["tempo", "integer", "10.5"]),
+    (lambda d: d.update(tempo=True), ["tempo", "integer"]),
+    (lambda d: d.update(rook_mobility=1000), ["rook_mobility", "-100..100", "1000"]),
+    (lambda d: d["material"].pop("R"), ["material", "A, B, N, R, C, P"]),
+    (lambda d: d["material"].update(R=-5), ["material.R", "0..5000"]),
+    (lambda d: d.update(horse_mobility=[0] * 8), ["horse_mobility", "9 integers"]),
+    (lambda d: d["piece_square"]["N"].pop(), ["piece_square.N", "10 rows"]),
+    (lambda d: d["piece_square"]["N"][2].append(0), ["piece_square.N rank 7", "5 entries"]),
+    (lambda d: d["piece_square"]["P"][0].__setitem__(4, "x"), ["piece_square.P.e9"]),
+    (lambda d: d["attack_penalty"].__setitem__(3, -1), ["attack_penalty[3]", "0..2000"]),
+    (lambda d: d.update(comment=5), ["comment"]),
+])
+def test_bad_weights_are_refused_naming_the_problem(tmp_path, edit, words, restore_weights):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(_broken(edit)))
+    before = [red_view(Board(fen)) for fen, _ in REFERENCE[:50]]
+    with pytest.raises(weights.WeightsError) as err:
+        weights.load(path)
+    for word in words:
+        assert word in str(err.value), str(err.value)
+    assert str(path) in str(err.value)
+    # Nothing was installed.
+    assert [red_view(Board(fen)) for fen, _ in REFERENCE[:50]] == before
+
+
+def test_unreadable_weights_files(tmp_path):
+    with pytest.raises(weights.WeightsError, match="cannot read weights file"):
+        weights.read(tmp_path / "missing.json")
+    (tmp_path / "t.json").write_text("{ not json")
+    with pytest.raises(weights.WeightsError, match="not JSON"):
+        weights.read(tmp_path / "t.json")
+    (tmp_path / "l.json").write_text("[]")
+    with pytest.raises(weights.WeightsError, match="JSON object"):
+        weights.read(tmp_path / "l.json")
+
+
+def test_loading_weights_changes_the_evaluation_and_rescore_follows(tmp_path, restore_weights):
+    board = Board(REFERENCE[7][0])
+    before = evaluate(board)
+    data = perturbed()
+    weights.write(data, tmp_path / "w.json")
+    weights.load(tmp_path / "w.json")
+    assert weights.current() == data
+    fresh = evaluate(Board(board.fen()))
+    assert fresh != before
+    assert evaluate(board) != fresh          # still summed from the old tables
+    board.rescore()
+    assert evaluate(board) == fresh
+    weights.load()
+    assert evaluate(Board(board.fen())) == before
+
+
+# -- the trace and the symmetry ---------------------------------------------
+
+def _assert_trace_identity(positions, data):
+    w = weights.vector(data)
+    for fen in positions:
+        board = Board(fen)
+        features, residual = eval_features(board)
+        assert abs(residual) < 1
+        assert sum(w[i] * c for i, c in features) + residual == red_view(board), fen
+
+
+def test_trace_identity_on_thousands_of_positions():
+    _assert_trace_identity([fen for fen, _ in REFERENCE], weights.default())
+
+
+def test_trace_identity_with_other_weights(restore_weights, tmp_path):
+    data = perturbed(seed=2, spread=60)
+    weights.write(data, tmp_path / "w.json")
+    weights.load(tmp_path / "w.json")
+    _assert_trace_identity([fen for fen, _ in REFERENCE[::3]], data)
+
+
+def test_trace_fens_is_eval_features_in_bulk():
+    from array import array
+    fens = [fen for fen, _ in REFERENCE[:200]]
+    room = 64 * len(fens)
+    indices, values = array("i", [0] * room), array("d", [0.0] * room)
+    starts, residuals = array("q", [0] * (len(fens) + 1)), array("d", [0.0] * len(fens))
+    used = trace_fens(fens, indices, values, starts, residuals)
+    assert used == starts[-1]
+    for i, fen in enumerate(fens):
+        features, residual = eval_features(Board(fen))
+        row = slice(starts[i], starts[i + 1])
+        assert list(zip(indices[row], values[row])) == features
+        assert residuals[i] == residual
+    with pytest.raises(ValueError, match="position 1"):
+        trace_fens([fens[0], "bad"], indices, values, starts, residuals)
+
+
+@pytest.mark.parametrize("seed", [None, 3])
+def test_evaluation_is_mirror_symmetric(seed, tmp_path, restore_weights):
+    if seed is not None:
+        weights.write(perturbed(seed, spread=80), tmp_path / "w.json")
+        weights.load(tmp_path / "w.json")
+    for fen, _ in REFERENCE[::5]:
+        value = evaluate(Board(fen))
+        assert evaluate(Board(mirror_colours(fen))) == value, fen
+        assert evaluate(Board(mirror_files(fen))) == value, fen
+
+
+# -- EvalFile in the engine process ------------------------------------------
+
+def _depth1_score(e, extra=""):
+    e.send("position startpos" + extra)
+    e.send("go depth 1")
+    score = int(e.expect(r"info depth 1 .*?score cp (-?\d+)").group(1))
+    e.expect("bestmove")
+    return score
+
+
+def test_evalfile_option_over_uci_and_ucci(engine_env, tmp_path):
+    pytest.importorskip("pexpect")
+    from test_protocol_uci import EngineProcess
+    good = weights.default()
+    good["tempo"] = 90
+    weights.write(good, tmp_path / "tempo.json")
+    (tmp_path / "bad.json").write_text(json.dumps({**good, "tempo": "x"}))
+    # What the search in this process scores with each file.
+    from engine.search import Searcher
+    board = Board()
+    board.push("h2e2")
+    expected = []
+    try:
+        for path in (weights.DEFAULT_PATH, tmp_path / "tempo.json"):
+            weights.load(path)
+            expected.append(Searcher(16).search(Board(board.fen()), depth=1).score)
+    finally:
+        weights.load()
+    expected = tuple(expected)
+
+    e = EngineProcess(engine_env)
+    try:
+        e.send("uci")
+        e.expect("uciok")
+        assert "option name EvalFile type string default <default>" in e.before
+        before = _depth1_score(e, " moves h2e2")
+        e.send(f"setoption name EvalFile value {tmp_path / 'tempo.json'}")
+        after = _depth1_score(e, " moves h2e2")
+        assert after != before
+        assert (before, after) == expected
+        # A bad or missing file: an error, and the engine goes on with the last good one.
+        e.error_for(f"setoption name EvalFile value {tmp_path / 'bad.json'}",
+                    "tempo", "integer", "option unchanged")
+        e.error_for(f"setoption name EvalFile value {tmp_path / 'none.json'}",
+                    "cannot read weights file", "option unchanged")
+        assert e.roundtrip("isready", "readyok") < 2
+        assert _depth1_score(e, " moves h2e2") == after
+        # Refused during a search; the board in use is rescored when it loads.
+        e.send("position startpos moves h2e2 h9g7")
+        e.send("go infinite")
+        e.error_for("setoption name EvalFile value <default>", "during a search")
+        e.send("stop")
+        e.expect("bestmove")
+        e.send("setoption name EvalFile value <default>")
+        e.send("go depth 1")
+        restored = int(e.expect(r"info depth 1 .*?score cp (-?\d+)").group(1))
+        e.expect("bestmove")
+        assert restored == _depth1_score(e, " moves h2e2 h9g7")
+        assert e.close() == 0
+    finally:
+        if e.child.proc.poll() is None:
+            e.child.proc.kill()
+
+    e = EngineProcess(engine_env)
+    try:
+        e.send("ucci")
+        e.expect("ucciok")
+        assert "option evalfile type string default <default>" in e.before
+        e.send(f"setoption evalfile {tmp_path / 'tempo.json'}")
+        e.send("position startpos moves h2e2")
+        e.send("go depth 1")
+        assert int(e.expect(r"info depth 1 score (-?\d+)").group(1)) == after
+        e.expect("bestmove")
+    finally:
+        if e.child.proc.poll() is None:
+            e.child.proc.kill()
+
+
+# -- data: openings, self-play, positions -----------------------------------
+
+def test_openings_are_reproducible_balanced_and_distinct():
+    pytest.importorskip("engine.search")
+    from tools import openings
+    lines = openings.generate(6, plies=(4, 8), depth=3, margin=60, seed=5)
+    assert lines == openings.generate(6, plies=(4, 8), depth=3, margin=60, seed=5)
+    assert len({" ".join(fen.split()[:2]) for fen, _, _ in lines}) == 6
+    for fen, moves, score in lines:
+        board = Board()
+        for move in moves:
+            board.push(move)
+        assert board.fen() == fen and 4 <= len(moves) <= 8 and abs(score) <= 60
+        assert not board.in_check()
+
+
+def test_datagen_builds_the_match_and_passes_extra_arguments(capsys):
+    from tools import datagen
+    assert datagen.main(["--openings", "o.epd", "--pgnout", "g.pgn", "--games", "10",
+                         "--nodes", "1000", "--engine", "tuong", "--dry-run",
+                         "--option", "EvalFile=/w.json", "-cluster", "host:9"]) == 0
+    line = capsys.readouterr().out.split()
+    assert line[0] == "tuong-match"
+    for words in (["name=tuong-a", "cmd=tuong", "nodes=1000"], ["name=tuong-b", "cmd=tuong",
+                  "nodes=1250"], ["file=o.epd", "format=epd", "order=random"],
+                  ["-games", "10"], ["-pgnout", "g.pgn"], ["-cluster", "host:9"],
+                  ["option.EvalFile=/w.json"]):
+        i = line.index(words[0])
+        assert line[i:i + len(words)] == words
+    datagen.main(["--openings", "o.epd", "--pgnout", "g.pgn", "--depth", "4", "--dry-run",
+                  "--", "-concurrency", "2"])
+    line = capsys.readouterr().out.split()
+    assert "depth=4" in line and "depth=5" in line and line[-2:] == ["-concurrency", "2"]
+
+
+GAME = """[Event "t"]
+[Result "0-1"]
+[Termination "checkmate"]
+
+1. h2e2 {book} h9g7 {book} 2. h0g2 {+0.20/5 0.010s} i9h9 {+0.40/5 0.010s}
+3. i0h0 {-M3/5 0.010s} b9c7 {-0.10/6 0.010s} 4. b0c2 {0.020s} {a second comment}
+a9b9 {+0.05/6 0.01s} 0-1
+
+"""
+
+
+def test_extraction_labels_and_skips():
+    from tools import pgn, positions
+    games = pgn.read_annotated_games(GAME + GAME.replace("checkmate", "time forfeit")
+                                     + GAME + GAME.replace("0-1", "*").replace("checkmate", ""))
+    assert games[0][1][6] == ("b0c2", "0.020s")
+    extractor = positions.Extractor(skip_plies=1, end_plies=10)
+    lines = [line for game in games for line in extractor.game(*game)]
+    assert [line.split()[2:] for line in lines] == [
+        ["0", "20"], ["0", "-40"], ["0", "-10000"], ["0", "10"], ["0", "-"], ["0", "-5"]]
+    board = Board()
+    for move in ("h2e2", "h9g7"):
+        board.push(move)
+    assert lines[0].split()[:2] == board.fen().split()[:2]
+    assert extractor.skipped["book move"] == 2 and extractor.skipped["opening plies"] == 2
+    assert extractor.skipped["game not played out"] == 2 and extractor.skipped["repeat"] == 6
+    assert pgn.read_games(GAME)[0][1][:3] == ["h2e2", "h9g7", "h0g2"]
+
+
+def test_extraction_leaves_out_checks_captures_and_the_end_of_cut_short_games():
+    from engine.board import static_exchange_at_least
+    from tools import positions
+    rng = random.Random(4)
+    games = []
+    for _ in range(20):
+        board, moves = Board(), []
+        while len(moves) < 120 and not board.is_game_over():
+            move = rng.choice(board.legal_moves())
+            moves.append((move, f"{rng.randint(-300, 300) / 100:+.2f}/3 0.001s"))
+            board.push(move)
+        games.append(({"Termination": "adjudication"}, moves, "1/2-1/2"))
+    extractor = positions.Extractor(skip_plies=6, end_plies=12)
+    lines = []
+    for tags, moves, result in games:
+        positions_of_game = {}
+        board = Board()
+        for ply, (move, _) in enumerate(moves):
+            positions_of_game.setdefault(" ".join(board.fen().split()[:2]), ply)
+            board.push(move)
+        for line in extractor.game(tags, moves, result):
+            fen = " ".join(line.split()[:2])
+            assert 6 <= positions_of_game[fen] < len(moves) - 12
+            lines.append(line)
+    assert len(lines) == len({" ".join(line.split()[:2]) for line in lines}) > 100
+    for line in lines:
+        board = Board(" ".join(line.split()[:2]))
+        assert line.split()[2] == "0.5"
+        assert not board.in_check()
+        # (A quiet move never gains by SEE: this is every capture.)
+        assert not any(static_exchange_at_least(board, m, 1) for m in board.legal_moves())
+    assert extractor.skipped["in check"] > 0 and extractor.skipped["pending capture"] > 0
+
+
+# -- the tuner ----------------------------------------------------------------
+
+SAMPLE = ROOT / "tools" / "data" / "sample-positions.txt.gz"
+
+
+def test_tuner_lowers_the_training_loss(tmp_path, restore_weights, capsys):
+    pytest.importorskip("numpy")
+    pytest.importorskip("scipy")
+    from tools import tune
+    out = tmp_path / "new.json"
+    assert tune.main([str(SAMPLE), "-o", str(out), "--limit", "4000", "--iterations", "40",
+                      "--report", "20", "--lambda", "0.3"]) == 0
+    text = capsys.readouterr().out
+    before = float(text.split("loss before: train ")[1].split()[0])
+    after = float(text.split("rounded:     train ")[1].split()[0])
+    assert after < before - 0.001, text
+    assert "iteration   20" in text and "K = " in text
+    new = weights.read(out)
+    assert new != weights.default() and "tuong-tune" in new["comment"]
+    for key in ("attack_weight", "missing_advisor", "missing_elephant"):
+        assert new[key] == weights.default()[key]
+    weights.load(out)
+    _assert_trace_identity([fen for fen, _ in REFERENCE[:300]], new)
+
+
+def test_tuner_refuses_bad_input(tmp_path, capsys):
+    pytest.importorskip("scipy")
+    from tools import tune
+    (tmp_path / "p.txt").write_text("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 2 -\n")
+    assert tune.main([str(tmp_path / "p.txt")]) == 1
+    assert "result must be 1, 0.5 or 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        tune.main([str(tmp_path / "p.txt"), "--freeze", "attack_weight"])

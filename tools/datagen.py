@@ -1,0 +1,113 @@
+"""tuong-datagen: fast self-play games for tuning, through tuong-match.
+
+    tuong-datagen --openings openings.epd --games 2000 --pgnout games.pgn
+                  [--nodes 5000 | --depth D] [--spread 0.25] [--concurrency 1]
+                  [--seed 1] [--engine CMD] [--hash 16] [--option NAME=VALUE]...
+                  [--resign 4,1000] [--draw 60,10,10] [--maxplies 300]
+                  [--dry-run] [-- EXTRA tuong-match ARGUMENTS, e.g. -cluster ADDRESS]
+
+Two copies of tuong play each other at a fixed node count (or depth), from
+the openings (EPD, e.g. from tuong-openings) in random order (seeded), each
+opening with both colours, --games games in all, --concurrency at once, every
+game appended to --pgnout with the engines' scores. tuong-match plays the
+two games of an opening with colours swapped; so that the second is not a
+replay of the first, engine B searches (1 + --spread) times as many nodes as
+A (with --depth, one ply more). Adjudication keeps games short: a loss when
+both engines agree on 1000 cp for 4 moves each, a draw when both have said
+within 10 cp for 10 moves from move 60 (tuong-positions leaves out the last
+plies of adjudicated games). Arguments after `--` (and any this command does
+not know) go to tuong-match as they are. The command it runs is printed
+first, so a run can be repeated exactly.
+"""
+import argparse
+import shlex
+import shutil
+import sys
+
+from tools import doc_parser, match
+
+
+def engine_command():
+    """How to start tuong: the installed console script, else this
+    Python's `-m protocol`."""
+    return shutil.which("tuong") or f"{shlex.quote(sys.executable)} -m protocol"
+
+
+def match_argv(args, extra=()):
+    """tuong-match's arguments for a datagen run."""
+    cmd = args.engine or engine_command()
+    if args.depth:
+        limits = (f"depth={args.depth}", f"depth={args.depth + 1}")
+    else:
+        limits = (f"nodes={args.nodes}", f"nodes={round(args.nodes * (1 + args.spread))}")
+    argv = []
+    for name, limit in zip(("tuong-a", "tuong-b"), limits):
+        argv += ["-engine", f"name={name}", f"cmd={cmd}", limit]
+    argv += ["-each", "proto=uci", f"option.Hash={args.hash}", "option.Threads=1"]
+    argv += [f"option.{o}" for o in args.option]
+    resign = args.resign.split(",")
+    draw = args.draw.split(",")
+    argv += ["-openings", f"file={args.openings}", "format=epd", "order=random",
+             "-seed", str(args.seed), "-games", str(args.games),
+             "-concurrency", str(args.concurrency), "-pgnout", args.pgnout,
+             "-maxplies", str(args.maxplies), "-event", "tuong-datagen"]
+    if args.resign != "off":
+        argv += ["-resign", f"movecount={resign[0]}", f"score={resign[1]}"]
+    if args.draw != "off":
+        argv += ["-draw", f"movenumber={draw[0]}", f"movecount={draw[1]}", f"score={draw[2]}"]
+    return argv + list(extra)
+
+
+def _numbers(count):
+    def parse(text):
+        fields = text.split(",")
+        if text != "off" and (len(fields) != count or not all(f.isdigit() for f in fields)):
+            raise argparse.ArgumentTypeError(f"expected {count} comma-separated numbers or off")
+        return text
+    return parse
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    extra = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, extra = argv[:cut], argv[cut + 1:]
+    parser = doc_parser("tuong-datagen", __doc__)
+    parser.add_argument("--openings", required=True, help="EPD openings (tuong-openings)")
+    parser.add_argument("--pgnout", required=True, help="PGN file the games are appended to")
+    parser.add_argument("--games", type=int, default=1000)
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--nodes", type=int, default=5000, help="engine A's nodes a move")
+    limit.add_argument("--depth", type=int, help="engine A's depth (B: one more)")
+    parser.add_argument("--spread", type=float, default=0.25,
+                        help="engine B searches (1 + this) x A's nodes (default 0.25)")
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="the order of the openings")
+    parser.add_argument("--engine", help="command that starts tuong (default: tuong)")
+    parser.add_argument("--hash", type=int, default=16)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a UCI option for both engines, e.g. EvalFile=/path/w.json")
+    parser.add_argument("--resign", type=_numbers(2), default="4,1000",
+                        help="MOVES,CP (or off): adjudicated loss (default 4,1000)")
+    parser.add_argument("--draw", type=_numbers(3), default="60,10,10",
+                        help="FROM_MOVE,MOVES,CP (or off): adjudicated draw (default 60,10,10)")
+    parser.add_argument("--maxplies", type=int, default=300)
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the tuong-match command and stop")
+    args, unknown = parser.parse_known_args(argv)
+    if args.games < 1 or args.concurrency < 1 or args.nodes < 1 or \
+            (args.depth is not None and args.depth < 1) or args.spread < 0:
+        parser.error("--games, --concurrency, --nodes and --depth must be at least 1, "
+                     "--spread at least 0")
+    if any("=" not in o for o in args.option):
+        parser.error("--option needs NAME=VALUE")
+    command = match_argv(args, unknown + extra)
+    print("tuong-match " + " ".join(shlex.quote(a) for a in command), flush=True)
+    if args.dry_run:
+        return 0
+    return match.main(command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
