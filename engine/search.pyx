@@ -84,8 +84,13 @@ cdef enum:
     ASPIRATION_DEPTH = 4         # aspiration windows from this depth on
     ASPIRATION_DELTA = 20
     NULL_MIN_DEPTH = 3
+    NULL_REDUCTION = 3           # a pass is searched this many plies shallower, ...
+    NULL_REDUCTION_DIVISOR = 6   # ... and one more per this many plies of depth
+    LMP_BASE = 3                 # late-move pruning starts after (LMP_BASE + 2 d^2) quiet
+                                 # moves, times (2 + improving) / 3
     LMR_MIN_DEPTH = 3
     LMR_MIN_MOVES = 3            # first moves searched at full depth
+    MAX_SEARCH_DEPTH = MAX_PLY - 8   # deepest iteration (extensions need room below it)
     RFP_MAX_DEPTH = 3            # reverse futility pruning depth limit
     RFP_MARGIN = 110             # per ply
     FUTILITY_MAX_DEPTH = 3       # quiet moves pruned when eval + margin <= alpha
@@ -121,6 +126,9 @@ cdef int SCORE_BAD_CAPTURE = -(1 << 29)   # after every quiet move
 cdef int SCORE_QUIET_FLOOR = -(1 << 28)
 
 cdef int LMR[64][64]             # reduction by depth and move number
+# Late-move reductions: LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR plies.
+cdef double LMR_BASE = 0.7
+cdef double LMR_DIVISOR = 1.9
 
 # Lazy SMP: helper i skips the depths where ((depth + SKIP_PHASE) // SKIP_SIZE)
 # is odd, so the helpers spread over the next few depths rather than all
@@ -135,7 +143,7 @@ cdef void init_reductions():
     cdef int d, m
     for d in range(64):
         for m in range(64):
-            LMR[d][m] = 0 if d == 0 or m == 0 else <int> (0.7 + log(d) * log(m) / 1.9)
+            LMR[d][m] = 0 if d == 0 or m == 0 else <int> (LMR_BASE + log(d) * log(m) / LMR_DIVISOR)
 
 
 init_reductions()
@@ -566,7 +574,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                 and s.ops.null_move_ok(g):
             # (Reducing more when the pass clears beta by far hid mates in
             # 3 that a quiet move sets up: tests/test_protocol_uci.py.)
-            reduction = 3 + depth // 6
+            reduction = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR
             s.played[ply] = NO_MOVE
             s.played_kind[ply] = -1
             s.ops.make_null(g)
@@ -649,7 +657,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         late_quiet = quiet and order < SCORE_COUNTER
         prunable = late_quiet and searched > 0 and best > -RULE_BOUND and (
             futile or (prune_quiets and depth <= LMP_MAX_DEPTH
-                       and searched >= (3 + 2 * depth * depth) * (2 + improving) // 3))
+                       and searched >= (LMP_BASE + 2 * depth * depth) * (2 + improving) // 3))
         gives = may_give_check(s, has_checks, move)
         if prunable and not gives:
             continue
@@ -812,7 +820,7 @@ cdef void helper_search(SearchState* s) noexcept nogil:
     its own history); the main worker decides and reports."""
     cdef int d, score = 0, skip = (s.id - 1) % 20
     cdef int in_check = s.checks and s.ops.in_check(s.game)
-    for d in range(1, MAX_PLY - 7):
+    for d in range(1, MAX_SEARCH_DEPTH + 1):
         if ((d + SKIP_PHASE[skip]) // SKIP_SIZE[skip]) % 2:
             continue
         s.seldepth = 0
@@ -1115,7 +1123,7 @@ cdef class Searcher:
         legal = [moves[i] for i in range(n)]
         self.root_moves = [m for m in legal if m not in banned_codes]
         self.banned_codes = [m for m in legal if m in banned_codes]
-        self.max_depth = min(depth or MAX_PLY - 8, MAX_PLY - 8)
+        self.max_depth = min(depth or MAX_SEARCH_DEPTH, MAX_SEARCH_DEPTH)
         if len(self.root_moves) == 1 and (soft_ms or hard_ms):
             self.max_depth = 1           # a forced move: spend no clock on it
         self.multipv = max(1, min(int(multipv), len(self.root_moves) or 1))
