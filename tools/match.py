@@ -17,6 +17,10 @@ Options (a value list is KEY=VALUE words):
   -games N              games per encounter and round (default 2: one opening, both colours)
   -rounds N             rounds (default 1)
   -concurrency N, -j N  games at once (default 1)
+  -cluster ADDRESS      play every game as a task on a Dask cluster instead:
+                        tcp://HOST:8786 joins a running `dask scheduler`, local:N starts
+                        N worker processes here (needs pip install 'tuong[cluster]';
+                        -concurrency is then the cluster's: one game per worker thread)
   -tournament round-robin|gauntlet   with 3+ engines (gauntlet: the first plays the rest)
   -openings file=F [format=epd|pgn] [order=sequential|random] [plies=N]
                         default: tools/data/openings.pgn; each opening is played twice,
@@ -40,10 +44,12 @@ Options (a value list is KEY=VALUE words):
 The referee is ours (tools/referee.py: legality, no-move loss, perpetual
 check, repetition, move limits, adjudication, forfeits); statistics and
 the SPRT are in tools/sprt.py, PGN in tools/pgn.py. Each worker thread owns
-its engines, so no two games share a process or a clock. Ctrl-C or SIGTERM
+its engines, so no two games share a process or a clock; with -cluster the
+same happens on the Dask workers (tools/cluster.py). Ctrl-C or SIGTERM
 stops cleanly: engines are closed (killed if they must be), the PGN keeps
 every finished game, and the exit code is 130.
 """
+import importlib.util
 import json
 import math
 import os
@@ -97,6 +103,7 @@ class Config:
     rules: Rules = field(default_factory=Rules)
     event: str = "tuong-match"
     log: Optional[str] = None
+    cluster: Optional[str] = None        # a Dask scheduler's address, or local:N
 
 
 # -- command line ------------------------------------------------------------
@@ -179,7 +186,7 @@ def parse_args(argv):
             cfg[option] = _one(values, option)
         elif option in ("concurrency", "j"):
             cfg["concurrency"] = _one(values, option)
-        elif option in ("tournament", "event", "log"):
+        elif option in ("tournament", "event", "log", "cluster"):
             cfg[option] = _one(values, option, str)
         elif option == "pgnout":
             cfg["pgnout"] = values[0].partition("=")[2] if values and values[0].startswith(
@@ -200,13 +207,16 @@ def parse_args(argv):
 
     specs = _engine_specs(engines, each)
     config = Config(engines=specs)
-    for key in ("games", "rounds", "concurrency", "tournament", "event", "pgnout", "log"):
+    for key in ("games", "rounds", "concurrency", "tournament", "event", "pgnout", "log",
+                "cluster"):
         if key in cfg:
             setattr(config, key, cfg[key])
     if config.tournament not in ("round-robin", "gauntlet"):
         raise UsageError("-tournament must be round-robin or gauntlet")
     if config.games < 1 or config.rounds < 1 or config.concurrency < 1:
         raise UsageError("-games, -rounds and -concurrency must be at least 1")
+    if config.cluster:
+        _check_cluster(config.cluster)
     config.rules = _rules(cfg)
     config.openings = _openings(cfg.get("openings", {}), cfg.get("seed"))
     if "sprt" in cfg:
@@ -252,6 +262,15 @@ def _engine_specs(engines, each):
     if len(set(names)) != len(names):
         raise UsageError(f"engine names must differ: {names}")
     return specs
+
+
+def _check_cluster(address):
+    name, colon, count = address.partition(":")
+    if name == "local" and colon and not (count.isdigit() and int(count) >= 1):
+        raise UsageError(f"-cluster local:N needs a number of workers, got {address!r}")
+    if importlib.util.find_spec("distributed") is None:
+        raise UsageError("-cluster needs Dask's distributed scheduler: "
+                         "pip install 'tuong[cluster]'")
 
 
 def _rules(cfg):
@@ -366,7 +385,7 @@ class Players:
         try:
             # With -log, the transcript and the engines' stderr share the log file.
             engine = open_engine(spec.cmd, spec.proto, name=spec.name, notation=spec.notation,
-                                 cwd=spec.dir, log=self._log if self.log else None,
+                                 cwd=spec.dir, log=self._log,
                                  stderr=self.stderr)
         except (EngineError, ValueError) as e:
             raise EngineStartError(f"cannot start {spec.name} ({spec.cmd}): {e}") from e
@@ -645,7 +664,7 @@ def _raise_interrupted(signum, frame):
 
 
 def make_pool(config, log_file, stream):
-    if not getattr(config, "cluster", None):
+    if not config.cluster:
         return ThreadPool(config, log_file)
     from tools.cluster import ClusterPool           # Dask: an optional dependency
     return ClusterPool(config, log_file, stream)
@@ -717,4 +736,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m tools.match`: run the module's importable copy, so that its
+    # classes are the ones tools.cluster (and pickled game tasks) know.
+    from tools import match
+    sys.exit(match.main())
