@@ -32,6 +32,7 @@ cancelled, the games still running are told to stop (their engines are
 closed), the client is closed, and so is a local cluster we started.
 """
 import asyncio
+import collections
 import hashlib
 import logging
 import os
@@ -54,6 +55,7 @@ CONNECT_TIMEOUT = 10.0     # seconds to reach a scheduler
 WORKER_WAIT = 60.0         # seconds to wait for a first worker to join
 CHECK_MARGIN = 20.0        # seconds for a check task beyond its engines' handshakes
 MAX_REPLAYS = 3            # a game that meets this many unfit workers ends the run
+WINDOW_REFRESH = 10.0      # seconds between looks at the number of worker threads
 
 
 # -- on the workers ----------------------------------------------------------
@@ -219,6 +221,9 @@ class ClusterPool:
         self.results = queue.Queue()     # (kind, key, payload) from the callback thread
         self.good, self.bad = {}, {}     # address -> host of the workers that passed / failed
         self.restriction = None          # workers= for the games, None: any worker
+        self.task = play_task            # tools/cluster_bench.py times a stand-in
+        self.waiting = collections.deque()   # games not submitted yet
+        self.window, self.window_time = 16, -WINDOW_REFRESH
         self.log_levels = {}
 
     def say(self, text):
@@ -228,12 +233,30 @@ class ClusterPool:
     # -- starting --------------------------------------------------------------
 
     def start(self, specs):
-        self._connect()
-        self._check_workers()
-        for job in specs:
-            self._submit(job)
+        self.connect()
+        self.check_workers()
+        self.submit(specs)
 
-    def _connect(self):
+    def submit(self, specs):
+        self.waiting.extend(specs)
+        self._fill()
+
+    def _fill(self):
+        """Keep about two games per worker thread at the scheduler (at least
+        16): it then holds a bounded number of tasks however long the run, a
+        worker that finishes a game finds the next one there, a worker that
+        joins finds games too, and an SPRT decision has little to cancel."""
+        now = time.monotonic()
+        if now - self.window_time > WINDOW_REFRESH:
+            try:
+                threads = sum(self.client.nthreads().values())
+                self.window, self.window_time = max(16, 2 * threads + 8), now
+            except Exception:            # the scheduler is unwell: games() will say so
+                pass
+        while self.waiting and len(self.futures) < self.window:
+            self._submit(self.waiting.popleft())
+
+    def connect(self):
         self.log_levels = _quiet_distributed()
         name, _, count = self.address.partition(":")
         if name == "local":
@@ -257,7 +280,7 @@ class ClusterPool:
         return {address: (str(w.get("name", address)), w.get("host", "?"))
                 for address, w in info.items()}
 
-    def _check_workers(self):
+    def check_workers(self):
         if not self._workers():
             self.say(f"Waiting for workers to join {self.address}")
             try:
@@ -318,7 +341,7 @@ class ClusterPool:
     def _submit(self, job, replays=0):
         key = f"tuong-game-{self.run_id}-{job.number}-{replays}"
         future = self.client.submit(
-            play_task, self.run_id, self.config.engines, self.config.rules, job,
+            self.task, self.run_id, self.config.engines, self.config.rules, job,
             bool(self.log_file), key=key, priority=-job.number,
             workers=self.restriction, allow_other_workers=False)
         self.futures[key] = (future, job, replays)
@@ -342,7 +365,7 @@ class ClusterPool:
         self.results.put((item[0], future.key, item[1]))
 
     def games(self):
-        while self.futures:
+        while self.futures or self.waiting:
             try:
                 kind, key, payload = self.results.get(timeout=0.5)
             except queue.Empty:
@@ -353,15 +376,18 @@ class ClusterPool:
             if entry is None:
                 continue
             _, job, replays = entry
-            if kind == "game" and payload is not None:
+            if kind == "cancelled":
+                raise self._lost()
+            if kind == "error":
+                self._failed(job, replays, payload)
+            elif payload is None:
+                raise Fatal(f"game {job.number}: a worker says this run has ended")
+            else:
                 game, transcript = payload
                 if self.log_file and transcript:
                     self.log_file.write("\n".join(transcript) + "\n")
                 yield job, game
-            elif kind == "cancelled" or kind == "game":
-                raise self._lost()
-            else:
-                self._failed(job, replays, payload)
+            self._fill()
 
     def _lost(self):
         return Aborted(f"lost the Dask scheduler at {self.address}; "
@@ -393,6 +419,7 @@ class ClusterPool:
 
     def close(self):
         client = self.client
+        self.waiting.clear()
         if client is not None and client.status == "running":
             futures = [f for f, _, _ in self.futures.values()]
             try:
