@@ -44,6 +44,7 @@ import time
 import uuid
 from pathlib import Path
 
+import dask
 import distributed
 from distributed import Client, KilledWorker, LocalCluster
 from distributed.client import FutureCancelledError
@@ -247,7 +248,7 @@ class ClusterPool:
         worker that finishes a game finds the next one there, a worker that
         joins finds games too, and an SPRT decision has little to cancel."""
         now = time.monotonic()
-        if now - self.window_time > WINDOW_REFRESH:
+        if now - self.window_time > WINDOW_REFRESH and self.client.status == "running":
             try:
                 threads = sum(self.client.nthreads().values())
                 self.window, self.window_time = max(16, 2 * threads + 8), now
@@ -262,9 +263,12 @@ class ClusterPool:
         if name == "local":
             workers = int(count) if count else os.cpu_count() or 1
             self.say(f"Starting a local Dask cluster of {workers} worker processes")
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
-                                        processes=True, dashboard_address=None,
-                                        silence_logs=logging.CRITICAL)
+            # The worker's statistical profiler walks the game thread's stack
+            # every 10 ms: measured, it doubles a worker's own CPU (README).
+            with dask.config.set({"distributed.worker.profile.enabled": False}):
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                            processes=True, dashboard_address=None,
+                                            silence_logs=logging.CRITICAL)
             self.client = Client(self.cluster, set_as_default=False)
             self.client.register_plugin(IgnoreCtrlC(), name="tuong-ignore-ctrl-c")
             self.address = self.cluster.scheduler_address
