@@ -33,6 +33,7 @@ def cluster():
         mp.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         local = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                          dashboard_address=None,
+                                         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                                          silence_logs=logging.CRITICAL)
     client = distributed.Client(local, set_as_default=False)
     yield local.scheduler_address, client
