@@ -1,6 +1,7 @@
 """tuong-match: the referee's rules (in-process scripted players), the
 command line, statistics, and whole matches with fake and real engines,
 replayed with an independent rules implementation (pyffish)."""
+import importlib.util
 import io
 import json
 import os
@@ -603,3 +604,18 @@ def test_tuong_plays_a_match(tmp_path, tuong, proto):
     checked = replay_with_pyffish(out)
     assert sum(checked.values()) == 2
     assert stats.head_to_head()[2] == 0                  # tuong never loses to random moves
+
+
+def test_cluster_option_needs_dask_only_when_given(monkeypatch, capsys):
+    plain = subprocess.run([sys.executable, "-c",
+                            "import sys, tools.match; print('distributed' in sys.modules)"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert plain.stdout.strip() == "False", plain.stderr
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "distributed" else find_spec(name, *rest))
+    argv = "-engine cmd=a depth=1 -engine cmd=b depth=1 -cluster local:2".split()
+    assert match.main(argv) == 2
+    assert "pip install 'tuong[cluster]'" in capsys.readouterr().err
+    with pytest.raises(match.UsageError, match="number of workers"):
+        match.parse_args(argv[:-1] + ["local:two"])

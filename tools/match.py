@@ -17,6 +17,11 @@ Options (a value list is KEY=VALUE words):
   -games N              games per encounter and round (default 2: one opening, both colours)
   -rounds N             rounds (default 1)
   -concurrency N, -j N  games at once (default 1)
+  -cluster ADDRESS      play every game as a task on a Dask cluster instead:
+                        tcp://HOST:8786 joins a running `dask scheduler`, local:N starts
+                        N worker processes here (local: one per core). Needs
+                        pip install 'tuong[cluster]'; -concurrency is then the cluster's,
+                        one game per worker thread (README: Matches on a cluster)
   -tournament round-robin|gauntlet   with 3+ engines (gauntlet: the first plays the rest)
   -openings file=F [format=epd|pgn] [order=sequential|random] [plies=N]
                         default: tools/data/openings.pgn; each opening is played twice,
@@ -42,10 +47,12 @@ Options (a value list is KEY=VALUE words):
 The referee is ours (tools/referee.py: legality, no-move loss, perpetual
 check, repetition, move limits, adjudication, forfeits); statistics and
 the SPRT are in tools/sprt.py, PGN in tools/pgn.py. Each worker thread owns
-its engines, so no two games share a process or a clock. Ctrl-C or SIGTERM
+its engines, so no two games share a process or a clock; with -cluster the
+same happens on the Dask workers (tools/cluster.py). Ctrl-C or SIGTERM
 stops cleanly: engines are closed (killed if they must be), the PGN keeps
 every finished game, and the exit code is 130.
 """
+import importlib.util
 import json
 import math
 import os
@@ -99,6 +106,7 @@ class Config:
     rules: Rules = field(default_factory=Rules)
     event: str = "tuong-match"
     log: Optional[str] = None
+    cluster: Optional[str] = None        # a Dask scheduler's address, or local:N
 
 
 # -- command line ------------------------------------------------------------
@@ -181,7 +189,7 @@ def parse_args(argv):
             cfg[option] = _one(values, option)
         elif option in ("concurrency", "j"):
             cfg["concurrency"] = _one(values, option)
-        elif option in ("tournament", "event", "log", "repetition"):
+        elif option in ("tournament", "event", "log", "repetition", "cluster"):
             cfg[option] = _one(values, option, str)
         elif option == "pgnout":
             cfg["pgnout"] = values[0].partition("=")[2] if values and values[0].startswith(
@@ -202,13 +210,16 @@ def parse_args(argv):
 
     specs = _engine_specs(engines, each)
     config = Config(engines=specs)
-    for key in ("games", "rounds", "concurrency", "tournament", "event", "pgnout", "log"):
+    for key in ("games", "rounds", "concurrency", "tournament", "event", "pgnout", "log",
+                "cluster"):
         if key in cfg:
             setattr(config, key, cfg[key])
     if config.tournament not in ("round-robin", "gauntlet"):
         raise UsageError("-tournament must be round-robin or gauntlet")
     if config.games < 1 or config.rounds < 1 or config.concurrency < 1:
         raise UsageError("-games, -rounds and -concurrency must be at least 1")
+    if config.cluster:
+        _check_cluster(config.cluster)
     config.rules = _rules(cfg)
     config.openings = _openings(cfg.get("openings", {}), cfg.get("seed"))
     if "sprt" in cfg:
@@ -254,6 +265,15 @@ def _engine_specs(engines, each):
     if len(set(names)) != len(names):
         raise UsageError(f"engine names must differ: {names}")
     return specs
+
+
+def _check_cluster(address):
+    name, colon, count = address.partition(":")
+    if name == "local" and colon and not (count.isdigit() and int(count) >= 1):
+        raise UsageError(f"-cluster local:N needs a number of workers, got {address!r}")
+    if importlib.util.find_spec("distributed") is None:
+        raise UsageError("-cluster needs Dask's distributed scheduler: "
+                         "pip install 'tuong[cluster]'")
 
 
 def _rules(cfg):
@@ -337,21 +357,29 @@ class Fatal(Exception):
     FEN for an engine that cannot take one)."""
 
 
-class Worker(threading.Thread):
-    """Plays games one after another with engines of its own, so that no
-    two games share a process or a clock."""
+class EngineStartError(Fatal):
+    """An engine that does not start, or refuses its options."""
 
-    def __init__(self, number, config, jobs, results, stop, log_file):
-        super().__init__(daemon=True, name=f"worker-{number}")
-        self.config, self.jobs, self.results, self.stop = config, jobs, results, stop
-        self.log_file = log_file
+
+class Aborted(Fatal):
+    """The run cannot go on, but the games finished so far stand (a
+    cluster's scheduler went away); run() sets `stats` on it."""
+    stats = None
+
+
+class Players:
+    """The engine processes one game slot keeps from game to game, so that
+    no two games share a process or a clock: each engine is started on first
+    use and configured, and started afresh when it has died or forfeited.
+    The thread pool has one per thread, a cluster worker one per task thread."""
+
+    def __init__(self, specs, log=None, stderr=subprocess.DEVNULL):
+        self.specs, self.log, self.stderr = specs, log, stderr
         self.engines = {}
 
-    log_lock = threading.Lock()           # the workers share one -log file
-
-    def log(self, text):
-        with self.log_lock:
-            self.log_file.write(f"{time.monotonic():.3f} {self.name} {text}\n")
+    def _log(self, text):                  # self.log may change from game to game
+        if self.log:
+            self.log(text)
 
     def engine(self, index):
         engine = self.engines.get(index)
@@ -359,44 +387,27 @@ class Worker(threading.Thread):
             return engine
         if engine is not None:
             engine.close()
-        spec = self.config.engines[index]
+        spec = self.specs[index]
         try:
             # With -log, the transcript and the engines' stderr share the log file.
             engine = open_engine(spec.cmd, spec.proto, name=spec.name, notation=spec.notation,
-                                 cwd=spec.dir, log=self.log if self.log_file else None,
-                                 stderr=self.log_file or subprocess.DEVNULL)
+                                 cwd=spec.dir, log=self._log,
+                                 stderr=self.stderr)
         except (EngineError, ValueError) as e:
-            raise Fatal(f"cannot start {spec.name} ({spec.cmd}): {e}") from e
+            raise EngineStartError(f"cannot start {spec.name} ({spec.cmd}): {e}") from e
         try:
             engine.configure(spec.options)
         except EngineError as e:
             engine.close()
-            raise Fatal(f"{spec.name}: {e}") from e
+            raise EngineStartError(f"{spec.name}: {e}") from e
         self.engines[index] = engine
         return engine
 
-    def run(self):
-        try:
-            while not self.stop.is_set():
-                try:
-                    job = self.jobs.get_nowait()
-                except queue.Empty:
-                    return
-                game = self.play(job)
-                if not self.stop.is_set():
-                    self.results.put((job, game))
-        except Fatal as e:
-            self.results.put((None, e))
-        except Exception as e:             # a bug: report it rather than hang the match
-            self.results.put((None, Fatal(f"{type(e).__name__}: {e}")))
-        finally:
-            for engine in self.engines.values():
-                engine.close()
-
-    def play(self, job):
+    def play(self, job, rules, stop=None):
+        """Play one GameSpec; the finished Game."""
         players = {}
         for side, index in ((RED, job.red), (BLACK, job.black)):
-            spec = self.config.engines[index]
+            spec = self.specs[index]
             engine = self.engine(index)
             try:
                 engine.new_game()
@@ -405,13 +416,92 @@ class Worker(threading.Thread):
                 engine.new_game()
             players[side] = Player(spec.name, engine, spec.tc)
         try:
-            game = play_game(players[RED], players[BLACK], job.opening, self.config.rules, self.stop)
+            game = play_game(players[RED], players[BLACK], job.opening, rules, stop)
         except UnsupportedError as e:
             raise Fatal(str(e)) from e
         if game.forfeit:                         # a forfeiting engine starts afresh
             failed = job.red if game.forfeit == RED else job.black
             self.engines.pop(failed).close()
         return game
+
+    def close(self):
+        engines, self.engines = list(self.engines.values()), {}
+        for engine in engines:
+            engine.close()
+
+
+class Worker(threading.Thread):
+    """Plays games one after another with engines of its own."""
+
+    def __init__(self, number, config, jobs, results, stop, log_file):
+        super().__init__(daemon=True, name=f"worker-{number}")
+        self.config, self.jobs, self.results, self.stop = config, jobs, results, stop
+        self.log_file = log_file
+        self.players = Players(config.engines, self.log if log_file else None,
+                               log_file or subprocess.DEVNULL)
+
+    log_lock = threading.Lock()           # the workers share one -log file
+
+    def log(self, text):
+        with self.log_lock:
+            self.log_file.write(f"{time.monotonic():.3f} {self.name} {text}\n")
+
+    def run(self):
+        try:
+            while not self.stop.is_set():
+                try:
+                    job = self.jobs.get_nowait()
+                except queue.Empty:
+                    return
+                game = self.players.play(job, self.config.rules, self.stop)
+                if not self.stop.is_set():
+                    self.results.put((job, game))
+        except Fatal as e:
+            self.results.put((None, e))
+        except Exception as e:             # a bug: report it rather than hang the match
+            self.results.put((None, Fatal(f"{type(e).__name__}: {e}")))
+        finally:
+            self.players.close()
+
+
+class ThreadPool:
+    """Where games run without a cluster: `-concurrency` threads of this
+    process, each with its Players. A pool (this one, or tools.cluster's
+    ClusterPool) has start(specs), games() (yields (job, game) as games
+    finish; raises Fatal) and close() (stops what still runs)."""
+
+    def __init__(self, config, log_file, stream=None):
+        self.config, self.log_file = config, log_file
+        self.jobs, self.results, self.stop = queue.Queue(), queue.Queue(), threading.Event()
+        self.workers = []
+
+    def start(self, specs):
+        for spec in specs:
+            self.jobs.put(spec)
+        self.workers = [Worker(n + 1, self.config, self.jobs, self.results, self.stop,
+                               self.log_file)
+                        for n in range(min(self.config.concurrency, len(specs)))]
+        for worker in self.workers:
+            worker.start()
+
+    def games(self):
+        while True:
+            try:
+                job, game = self.results.get(timeout=0.2)
+            except queue.Empty:
+                if not any(w.is_alive() for w in self.workers) and self.results.empty():
+                    return
+                continue
+            if job is None:
+                raise game
+            yield job, game
+
+    def close(self):
+        self.stop.set()
+        close_all()                  # unblocks workers waiting on an engine
+        for worker in self.workers:
+            worker.join(5)
+        close_all()                  # anything a worker started while we stopped
 
 
 # -- statistics and output ---------------------------------------------------
@@ -579,35 +669,27 @@ def _raise_interrupted(signum, frame):
     raise Interrupted(signal.Signals(signum).name)
 
 
+def make_pool(config, log_file, stream):
+    if not config.cluster:
+        return ThreadPool(config, log_file)
+    from tools.cluster import ClusterPool           # Dask: an optional dependency
+    return ClusterPool(config, log_file, stream)
+
+
 def run(config, stream=sys.stdout):
     """Play the match; returns (stats, sprt decision or None, interrupted?)."""
-    jobs, results, stop = queue.Queue(), queue.Queue(), threading.Event()
     specs = schedule(config)
-    for spec in specs:
-        jobs.put(spec)
     log_file = open(config.log, "a", encoding="utf-8", buffering=1) if config.log else None
     stats = Stats(config)
     progress = Progress(config, stats, len(specs), stream)
     pgn_file = open(config.pgnout, "a", encoding="utf-8") if config.pgnout else None
-    workers = [Worker(n + 1, config, jobs, results, stop, log_file)
-               for n in range(min(config.concurrency, len(specs)))]
-    decision, done, interrupted, error = None, 0, False, None
+    decision, interrupted, pool = None, False, None
     old_term = signal.signal(signal.SIGTERM, _raise_interrupted) \
         if threading.current_thread() is threading.main_thread() else None
     try:
-        for worker in workers:
-            worker.start()
-        while done < len(specs) and decision is None:
-            try:
-                job, game = results.get(timeout=0.2)
-            except queue.Empty:
-                if not any(w.is_alive() for w in workers) and results.empty():
-                    break
-                continue
-            if job is None:
-                error = game
-                break
-            done += 1
+        pool = make_pool(config, log_file, stream)
+        pool.start(specs)
+        for done, (job, game) in enumerate(pool.games(), 1):
             if pgn_file:
                 pgn_file.write(pgn.format_game(game, job.number, config.event))
                 pgn_file.flush()
@@ -615,14 +697,16 @@ def run(config, stream=sys.stdout):
             progress.update(done, job, game)
             if config.sprt:
                 decision = config.sprt.decision(stats.sprt_llr())
+                if decision:
+                    break
     except (KeyboardInterrupt, Interrupted):
         interrupted = True
+    except Aborted as e:
+        e.stats = stats
+        raise
     finally:
-        stop.set()
-        close_all()                  # unblocks workers waiting on an engine
-        for worker in workers:
-            worker.join(5)
-        close_all()                  # anything a worker started while we stopped
+        if pool is not None:
+            pool.close()
         progress.finish()
         if pgn_file:
             pgn_file.close()
@@ -630,8 +714,6 @@ def run(config, stream=sys.stdout):
             log_file.close()
         if old_term is not None:
             signal.signal(signal.SIGTERM, old_term)
-    if error:
-        raise error
     return stats, decision, interrupted
 
 
@@ -645,6 +727,10 @@ def main(argv=None):
         return 2 if str(e) else 0
     try:
         stats, decision, interrupted = run(config)
+    except Aborted as e:                 # the finished games stand: report them
+        print(final_report(config, e.stats, None))
+        print(f"tuong-match: {e}", file=sys.stderr)
+        return 1
     except Fatal as e:
         print(f"tuong-match: {e}", file=sys.stderr)
         return 1
@@ -656,4 +742,7 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m tools.match`: run the module's importable copy, so that its
+    # classes are the ones tools.cluster (and pickled game tasks) know.
+    from tools import match
+    sys.exit(match.main())
