@@ -1005,3 +1005,11 @@ def test_uci_dodgem_and_queens_exact_scores(engine):
     assert " score cp 10050 " in [l for l in e.before.splitlines()
                                   if l.startswith("info depth")][-1]
     assert e.close() == 0
+
+
+def test_the_compare_tool_draws_its_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    from tools.compare import main
+    path = tmp_path / "nodes.png"
+    assert main(["--games", "tictactoe", "--max-depth", "2", "--plot", str(path)]) == 0
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
