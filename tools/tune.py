@@ -217,6 +217,16 @@ def tune(args, out=print):
                       bounds=problem.bounds(), callback=report,
                       options={"maxiter": args.iterations, "maxcor": 20, "ftol": 1e-12, "gtol": 1e-9})
     fitted = problem.weights(result.x)
+    if args.anchor:
+        # Only K times the evaluation matters to the loss; the search's
+        # margins are in centipawns, so put the scale back where a piece
+        # says (the loss is the same, with K scaled the other way).
+        piece, value = args.anchor
+        index = W.SPANS["material"][0] + W.MATERIAL_PIECES.index(piece)
+        scale = value / fitted[index]
+        fitted = fitted * scale
+        k /= scale
+        out(f"anchored {piece} = {value}: every weight x {scale:.3f}, K = {k:.6f}")
     after_exact = losses(fitted)
     comment = (f"tuong-tune {args.positions}: {len(fens) - n_val} training positions, "
                f"K {k:.6f}, lambda {args.lambda_}, l2 {args.l2}; loss train "
@@ -252,11 +262,21 @@ def main(argv=None):
     parser.add_argument("--report", type=int, default=10, help="print every N iterations (0: never)")
     parser.add_argument("--seed", type=int, default=1, help="the validation split")
     parser.add_argument("--limit", type=int, help="read at most this many positions")
+    parser.add_argument("--anchor", metavar="PIECE=VALUE",
+                        help="rescale the fitted weights so that PIECE (A B N R C P) is worth "
+                             "VALUE, e.g. R=900: the loss does not change, the search's "
+                             "centipawn margins keep their meaning")
     parser.add_argument("--freeze", default="",
                         help=f"keys kept as they are, e.g. material,tempo "
                              f"(tunable: {', '.join(W.SPANS)})")
     args = parser.parse_args(argv)
     args.freeze = [k for k in args.freeze.split(",") if k]
+    if args.anchor:
+        piece, _, value = args.anchor.partition("=")
+        if piece not in W.MATERIAL_PIECES or not value.isdigit() or int(value) <= 0:
+            parser.error(f"--anchor: expected PIECE=VALUE with PIECE in "
+                         f"{' '.join(W.MATERIAL_PIECES)}, e.g. R=900")
+        args.anchor = (piece, int(value))
     bad = [k for k in args.freeze if k not in W.SPANS]
     if bad:
         parser.error(f"--freeze: {bad[0]!r} is not a tunable key ({', '.join(W.SPANS)})")
