@@ -153,12 +153,15 @@ def test_local_cluster_stops_cleanly_on_ctrl_c(tmp_path):
          "-games", "40", "-cluster", "local:2", "-pgnout", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and "[Result" not in (out.read_text() if out.exists() else ""):
-        time.sleep(0.1)
+    # Wait for a finished game while engines are running (between two games
+    # a worker may briefly have none: that is not the moment to interrupt).
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (
+            "[Result" in (out.read_text() if out.exists() else "") and fake_processes(marker)):
+        time.sleep(0.05)
     assert fake_processes(marker)
     os.killpg(proc.pid, signal.SIGINT)                  # a terminal's Ctrl-C: the whole group
-    stdout, stderr = proc.communicate(timeout=30)
+    stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "Interrupted" in stdout and "Score of A vs B" in stdout
     assert "Traceback" not in stderr, stderr

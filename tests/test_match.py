@@ -569,12 +569,15 @@ def test_interrupt_leaves_no_engines_and_a_clean_pgn(tmp_path, sig):
          "-engine", "name=B", f"cmd={slow} --seed 2", "-each", "depth=1", "-maxplies", "40", "-games", "40",
          "-j", "2", "-pgnout", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and "[Result" not in (out.read_text() if out.exists() else ""):
-        time.sleep(0.1)
+    # Interrupt after a finished game, while engines are running (not in the
+    # moment between two games).
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (
+            "[Result" in (out.read_text() if out.exists() else "") and fake_processes(marker)):
+        time.sleep(0.05)
     assert fake_processes(marker)
     proc.send_signal(sig)
-    stdout, stderr = proc.communicate(timeout=20)
+    stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "Interrupted" in stdout and "Score of A vs B" in stdout
     assert fake_processes(marker) == []
