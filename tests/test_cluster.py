@@ -15,7 +15,7 @@ import time
 
 import pytest
 from conftest import ROOT, tuong_command
-from test_match import fake_cmd, fake_processes, replay_with_pyffish
+from test_match import fake_cmd, fake_processes, interruptible, replay_with_pyffish
 
 distributed = pytest.importorskip("distributed")
 
@@ -152,7 +152,7 @@ def test_local_cluster_stops_cleanly_on_ctrl_c(tmp_path):
          "-engine", "name=B", f"cmd={slow} --seed 2", "-each", "depth=1", "-maxplies", "60",
          "-games", "40", "-cluster", "local:2", "-pgnout", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True)
+        start_new_session=True, preexec_fn=interruptible)
     # Wait for a finished game while engines are running (between two games
     # a worker may briefly have none: that is not the moment to interrupt).
     deadline = time.monotonic() + 60

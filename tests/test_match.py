@@ -545,6 +545,13 @@ def test_fairy_stockfish_against_maxqi(tmp_path):
     assert "time forfeit" not in checked and "illegal move" not in checked
 
 
+def interruptible():
+    """Give the child the default SIGINT: a shell starts background jobs
+    (pytest under `cmd &`, nohup, some CI runners) with SIGINT ignored, and
+    the child would inherit that and rightly ignore a Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def fake_processes(marker):
     found = []
     for proc in pathlib.Path("/proc").iterdir():
@@ -568,7 +575,8 @@ def test_interrupt_leaves_no_engines_and_a_clean_pgn(tmp_path, sig):
         [sys.executable, "-m", "tools.match", "-engine", "name=A", f"cmd={slow} --seed 1",
          "-engine", "name=B", f"cmd={slow} --seed 2", "-each", "depth=1", "-maxplies", "40", "-games", "40",
          "-j", "2", "-pgnout", str(out)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=interruptible)
     # Interrupt after a finished game, while engines are running (not in the
     # moment between two games).
     deadline = time.monotonic() + 60
