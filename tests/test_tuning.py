@@ -23,6 +23,7 @@ def reference_positions():
 
 
 REFERENCE = reference_positions()
+HANDSET = DATA / "handset-weights.json"       # the weights before tuning (89f3cf1)
 
 
 @pytest.fixture
@@ -45,14 +46,21 @@ def red_view(board):
 
 # -- the weights file --------------------------------------------------------
 
-def test_default_weights_reproduce_the_hand_set_evaluation():
+def test_the_hand_set_weights_reproduce_the_hand_set_evaluation(restore_weights):
+    # The evaluation read from a file is the one that was written in code.
+    weights.load(HANDSET)
     assert len(REFERENCE) == 3000
     for fen, value in REFERENCE:
         assert evaluate(Board(fen)) == value, fen
 
 
-def test_default_material_is_the_nominal_piece_values():
-    material = weights.default()["material"]
+def test_the_default_weights_are_loaded_at_start():
+    assert weights.current() == weights.default() == weights.read(weights.DEFAULT_PATH)
+    assert weights.default() != weights.read(HANDSET)         # the tuned file
+
+
+def test_hand_set_material_is_the_nominal_piece_values():
+    material = weights.read(HANDSET)["material"]
     assert material == {letter: PIECE_VALUES[letter] for letter in "ABNRCP"}
 
 
