@@ -102,9 +102,6 @@ cdef enum:
     SEE_MAX_DEPTH = 6            # captures losing more than SEE_MARGIN per ply
     SEE_MARGIN = 150             # of depth are pruned at low depth
     IIR_MIN_DEPTH = 6            # nodes without a hash move are searched a ply shallower
-    SINGULAR_MIN_DEPTH = 8       # singular extensions from this depth on, ...
-    SINGULAR_TT_SLACK = 3        # ... when the table's bound is at most this much shallower;
-    SINGULAR_MARGIN = 2          # the other moves must fail below the hash score minus this per ply
     HISTORY_MAX = 1 << 14        # history scores stay within +-HISTORY_MAX
     LMR_HISTORY_DIVISOR = HISTORY_MAX    # a quiet move's history stat / this: plies less reduced
     CAPTURE_CLASSES = 256        # capture values (the game's MVV-LVA keys) kept apart
@@ -197,7 +194,6 @@ cdef struct SearchState:
     int seldepth
     int completed_depth
     int n_excluded
-    Move skipped[MAX_PLY + 1]    # the move a singular-extension test leaves out at a ply
     Move excluded[MAX_MOVES]     # root moves not to search (banned, other PV lines)
     Move root_best
     int root_score
@@ -502,8 +498,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef int n, i, score, best, rule_score, back = 0, searched = 0, gives, new_depth
     cdef int reduction, bound, static_eval, tt_score, quiet, late_quiet, captures
     cdef int n_quiets = 0, j, prune_quiets, futile, prunable, improving, extend, order
-    cdef int sorted_from, found, kind, singular_beta, singular
-    cdef Move skipped
+    cdef int sorted_from, found, kind
     cdef int16_t* c1
     cdef int16_t* c2
     cdef Move quiets_tried[MAX_MOVES]
@@ -540,14 +535,12 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         if alpha >= beta:
             return alpha
 
-    # Step 2. Transposition table (not while a move is left out here: the
-    # stored result includes it).
+    # Step 2. Transposition table.
     key = s.ops.key(g)
     found = tt_probe(s.tt, key, &entry)
-    skipped = s.skipped[ply]
     if found:
         tt_move = entry.move
-        if ply > 0 and not pv_node and entry.depth >= depth and skipped == NO_MOVE:
+        if ply > 0 and not pv_node and entry.depth >= depth:
             tt_score = score_from_tt(entry.score, ply)
             bound = entry.age_bound & 3
             if bound == BOUND_EXACT or (bound == BOUND_LOWER and tt_score >= beta) \
@@ -572,7 +565,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             return static_eval
         # Step 3b. Razoring: far below alpha at low depth, only a capture
         # could help: ask quiescence, and trust it if it fails low too.
-        if s.forward_pruning and depth <= RAZOR_MAX_DEPTH and skipped == NO_MOVE \
+        if s.forward_pruning and depth <= RAZOR_MAX_DEPTH \
                 and static_eval + RAZOR_MARGIN * depth < alpha and alpha < RULE_BOUND:
             score = qsearch(s, alpha - 1, alpha, ply, 0)
             if s.aborted:
@@ -581,7 +574,6 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                 return score
         # Step 4. Null move: if passing still holds beta, a real move will.
         if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
-                and skipped == NO_MOVE \
                 and s.ops.null_move_ok(g):
             # (Reducing more when the pass clears beta by far hid mates in
             # 3 that a quiet move sets up: tests/test_protocol_uci.py.)
@@ -659,8 +651,6 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         i += 1
         if ply == 0 and s.n_excluded and is_excluded(s, move):
             continue
-        if move == skipped:
-            continue
         if order == SCORE_HASH_MOVE:
             quiet = capture_value(s, has_captures, move) == 0
         else:
@@ -683,26 +673,6 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         # Only checks that do not give material away are extended: a
         # sacrificial check is searched like any other move.
         extend = gives and see_ge(s, move, 0)
-        singular = 0
-        # Singular extension: when the table says the hash move holds a
-        # lower bound, and every other move searched at half depth falls
-        # clearly short of it, the hash move is the only good one here and
-        # is searched a ply deeper. If even the others beat beta, several
-        # moves refute the line and the node is cut at once.
-        if move == tt_move and ply > 0 and depth >= SINGULAR_MIN_DEPTH and skipped == NO_MOVE \
-                and s.forward_pruning and (entry.age_bound & 3) != BOUND_UPPER \
-                and entry.depth + SINGULAR_TT_SLACK >= depth \
-                and -RULE_BOUND < score_from_tt(entry.score, ply) < RULE_BOUND:
-            singular_beta = score_from_tt(entry.score, ply) - SINGULAR_MARGIN * depth
-            s.skipped[ply] = move
-            score = pvs(s, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, in_check, 0)
-            s.skipped[ply] = NO_MOVE
-            if s.aborted:
-                return 0
-            if score < singular_beta:
-                singular = 1
-            elif singular_beta >= beta:
-                return singular_beta
         s.played[ply] = move
         kind = s.ops.move_kind(g, move) if s.continuation is not NULL else -1
         s.played_kind[ply] = kind
@@ -710,7 +680,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         if prunable and not gives:
             s.ops.unmake(g)
             continue
-        new_depth = depth - 1 + ((gives and extend) or singular)   # check / singular extension
+        new_depth = depth - 1 + (gives and extend)     # check extension
         if searched == 0:
             score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
         else:
@@ -776,11 +746,10 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     if searched == 0:
         return -INFINITE                        # every root move excluded
 
-    # Step 8. Remember the result (not for a root with moves left out, nor
-    # for a search that left a move out here). A score that rests on a
-    # repetition reaching above this node depends on the path here: only
-    # the move is kept.
-    if not (ply == 0 and s.n_excluded) and skipped == NO_MOVE:
+    # Step 8. Remember the result (not for a root with moves left out). A
+    # score that rests on a repetition reaching above this node depends on
+    # the path here: only the move is kept.
+    if not (ply == 0 and s.n_excluded):
         if s.path_dep < ply:
             bound = BOUND_NONE
         else:
@@ -1168,7 +1137,6 @@ cdef class Searcher:
         s.completed_depth = 0
         s.path_dep = MAX_PLY
         memset(s.killers, 0xFF, sizeof(s.killers))
-        memset(s.skipped, 0xFF, sizeof(s.skipped))
 
     def _run(self, on_info):
         cdef SearchState* s = self.workers[0]
