@@ -218,6 +218,8 @@ def test_evalfile_option_over_uci_and_ucci(engine_env, tmp_path):
         e.send("uci")
         e.expect("uciok")
         assert "option name EvalFile type string default <default>" in e.before
+        # One thread, as in this process: helpers can change even a depth-1 score.
+        e.send("setoption name Threads value 1")
         before = _depth1_score(e, " moves h2e2")
         e.send(f"setoption name EvalFile value {tmp_path / 'tempo.json'}")
         after = _depth1_score(e, " moves h2e2")
