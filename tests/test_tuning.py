@@ -253,6 +253,7 @@ def test_evalfile_option_over_uci_and_ucci(engine_env, tmp_path):
         e.send("ucci")
         e.expect("ucciok")
         assert "option evalfile type string default <default>" in e.before
+        e.send("setoption threads 1")
         e.send(f"setoption evalfile {tmp_path / 'tempo.json'}")
         e.send("position startpos moves h2e2")
         e.send("go depth 1")
