@@ -155,6 +155,9 @@ cdef struct Control:
     uint64_t node_limit          # 0: none; counts the nodes of every worker
     int n_workers
     uint64_t** node_counts       # each worker's node counter
+    int max_depth                # the deepest iteration any worker starts
+    int jumps                    # the main worker may take a helper's iteration
+    int helper_done[MAX_SEARCH_DEPTH + 1]   # a helper completed this depth (atomic)
 
 
 # The helper threads: parked on `wake` between searches, counted down on
@@ -193,6 +196,13 @@ cdef struct SearchState:
     int abortable                # the main worker completes depth 1: a move exists
     int seldepth
     int completed_depth
+    int iteration                # the depth being searched
+    int jumped                   # the main worker stopped: a helper completed its iteration
+    # A helper's complete iterations by depth, for the main worker to take
+    # instead of searching that depth itself (written and read under Pool.lock).
+    int done_score[MAX_SEARCH_DEPTH + 1]
+    int done_pv_len[MAX_SEARCH_DEPTH + 1]    # 0: that depth not done
+    Move done_pv[MAX_SEARCH_DEPTH + 1][MAX_PLY + 1]
     int n_excluded
     Move excluded[MAX_MOVES]     # root moves not to search (banned, other PV lines)
     Move root_best
@@ -241,6 +251,8 @@ cdef inline int should_stop(SearchState* s) noexcept nogil:
     elif (s.nodes & POLL_NODES) == 0:
         if atomic_load_int(&c.stop):
             s.aborted = 1
+        elif s.id == 0 and atomic_load_int(&c.helper_done[s.iteration]):
+            s.aborted = s.jumped = 1    # its line stands for this iteration
         else:
             deadline = atomic_load_i64(&c.hard_ns)
             if deadline and now_ns() >= deadline:
@@ -800,8 +812,11 @@ cdef void helper_search(SearchState* s) noexcept nogil:
     its own history); the main worker decides and reports."""
     cdef int d, score = 0, skip = (s.id - 1) % 20
     cdef int in_check = s.checks and s.ops.in_check(s.game)
-    for d in range(1, MAX_SEARCH_DEPTH + 1):
-        if ((d + SKIP_PHASE[skip]) // SKIP_SIZE[skip]) % 2:
+    cdef int max_depth = s.control.max_depth
+    for d in range(1, max_depth + 1):
+        # (The last depth asked for is never skipped: whoever completes it
+        # first ends the search.)
+        if ((d + SKIP_PHASE[skip]) // SKIP_SIZE[skip]) % 2 and d < max_depth:
             continue
         s.seldepth = 0
         score = aspiration(s, d, score, d >= ASPIRATION_DEPTH and -RULE_BOUND < score < RULE_BOUND,
@@ -809,6 +824,12 @@ cdef void helper_search(SearchState* s) noexcept nogil:
         if s.aborted:
             return
         s.completed_depth = d
+        if s.control.jumps and s.pv_len[0] > 0:
+            pthread_mutex_lock(&s.pool.lock)
+            s.done_score[d], s.done_pv_len[d] = score, s.pv_len[0]
+            memcpy(s.done_pv[d], s.pv[0], s.pv_len[0] * sizeof(Move))
+            pthread_mutex_unlock(&s.pool.lock)
+            atomic_store_int(&s.control.helper_done[d], 1)
 
 
 cdef void* helper_main(void* arg) noexcept nogil:
@@ -1107,6 +1128,10 @@ cdef class Searcher:
         if len(self.root_moves) == 1 and (soft_ms or hard_ms):
             self.max_depth = 1           # a forced move: spend no clock on it
         self.multipv = max(1, min(int(multipv), len(self.root_moves) or 1))
+        self.control.max_depth = self.max_depth
+        # Helpers search one line: with MultiPV the main worker's lines stand.
+        self.control.jumps = self.multipv == 1 and self.n_threads > 1
+        memset(self.control.helper_done, 0, sizeof(self.control.helper_done))
         self.control.node_limit = nodes or 0
         atomic_store_int(&self.control.stop, 0)
         self.start_ns = now_ns()
@@ -1135,6 +1160,9 @@ cdef class Searcher:
         s.aborted = 0
         s.abortable = s.id > 0          # the main worker always finishes depth 1
         s.completed_depth = 0
+        s.iteration = 0
+        s.jumped = 0
+        memset(s.done_pv_len, 0, sizeof(s.done_pv_len))
         s.path_dep = MAX_PLY
         memset(s.killers, 0xFF, sizeof(s.killers))
 
@@ -1158,15 +1186,26 @@ cdef class Searcher:
         lines = []                 # (score, [codes]) of the last complete iteration
         result = SearchResult(best=self._texts(self.root_moves[:1])[0])
         clock = IterationClock(self.soft_ms)
-        for d in range(1, self.max_depth + 1):
+        d = 0
+        while d < self.max_depth:
+            d += 1
             s.seldepth = 0
-            new_lines = []
-            for line in range(self.multipv):
+            # A helper that completed this depth first gives its line for it;
+            # otherwise the main worker searches it, and stops short (jumped)
+            # if a helper completes it meanwhile.
+            taken = self._helper_line(d) if self.control.jumps else None
+            new_lines = [taken] if taken else []
+            s.iteration = d
+            for line in range(self.multipv if not taken else 0):
                 self._exclude(s, self.banned_codes + [l[1][0] for l in new_lines])
                 s.root_best = NO_MOVE
                 prev = lines[line][0] if line < len(lines) else 0
                 use_window = d >= ASPIRATION_DEPTH and line < len(lines) and abs(prev) < RULE_BOUND
                 score = self._iterate(d, line, prev, use_window, in_check, on_info)
+                if s.jumped:
+                    s.aborted = s.jumped = 0
+                    new_lines = [self._helper_line(d)]
+                    break
                 if s.aborted:
                     # Keep a root move that this iteration already proved
                     # better than the previous best.
@@ -1240,6 +1279,21 @@ cdef class Searcher:
             delta += delta // 2
             if on_info and (now_ns() - self.start_ns) > 1_000_000_000 and s.pv_len[0]:
                 on_info(self._info(depth, line, score, bound, self._pv()))
+
+    def _helper_line(self, int depth):
+        """(score, pv) of a helper's complete iteration at `depth`, or None."""
+        cdef SearchState* h
+        cdef int i, j
+        found = None
+        pthread_mutex_lock(&self.pool.lock)
+        for i in range(1, self.n_threads):
+            h = self.workers[i]
+            if h.done_pv_len[depth] > 0:
+                found = (h.done_score[depth],
+                         [h.done_pv[depth][j] for j in range(h.done_pv_len[depth])])
+                break
+        pthread_mutex_unlock(&self.pool.lock)
+        return found
 
     cdef void _exclude(self, SearchState* s, codes):
         s.n_excluded = len(codes)

@@ -89,6 +89,25 @@ def test_info_lines_per_iteration(searcher):
         board.push(move)
 
 
+def test_two_threads_report_every_depth_once_with_a_legal_line():
+    """With helpers the main worker takes a helper's line for any depth a
+    helper completed first (and stops its own search of that depth), so
+    every depth is still reported once, in order, each with a legal line
+    from the root, and the last is the depth asked for."""
+    searcher = Searcher(16, threads=2)
+    for fen in (START_FEN, "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w"):
+        for depth in (9, 12):
+            searcher.clear()
+            infos = []
+            result = searcher.search(Board(fen), depth=depth, on_info=infos.append)
+            assert [i["depth"] for i in infos] == list(range(1, depth + 1))
+            assert result.depth == depth and result.best == infos[-1]["pv"][0]
+            for info in infos:
+                board = Board(fen)
+                for move in info["pv"]:
+                    board.push(move)
+
+
 def test_node_limit(searcher):
     result = searcher.search(Board(), nodes=20_000)
     assert result.best in Board().legal_moves()
