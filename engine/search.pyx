@@ -93,8 +93,6 @@ cdef enum:
     MAX_SEARCH_DEPTH = MAX_PLY - 8   # deepest iteration (extensions need room below it)
     RFP_MAX_DEPTH = 3            # reverse futility pruning depth limit
     RFP_MARGIN = 110             # per ply
-    RAZOR_MAX_DEPTH = 2          # razoring: quiescence decides at these depths ...
-    RAZOR_MARGIN = 300           # ... when the static score is this far per ply below alpha
     FUTILITY_MAX_DEPTH = 3       # quiet moves pruned when eval + margin <= alpha
     FUTILITY_BASE = 90
     FUTILITY_PER_PLY = 110
@@ -575,15 +573,6 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                 and static_eval - RFP_MARGIN * (depth - improving) >= beta \
                 and beta > -MATE_BOUND and static_eval < MATE_BOUND:
             return static_eval
-        # Step 3b. Razoring: far below alpha at low depth, only a capture
-        # could help: ask quiescence, and trust it if it fails low too.
-        if s.forward_pruning and depth <= RAZOR_MAX_DEPTH \
-                and static_eval + RAZOR_MARGIN * depth < alpha and alpha < RULE_BOUND:
-            score = qsearch(s, alpha - 1, alpha, ply, 0)
-            if s.aborted:
-                return 0
-            if score < alpha:
-                return score
         # Step 4. Null move: if passing still holds beta, a real move will.
         if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
                 and s.ops.null_move_ok(g):
