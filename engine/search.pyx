@@ -1175,9 +1175,7 @@ cdef class Searcher:
         lines = []                 # (score, [codes]) of the last complete iteration
         result = SearchResult(best=self._texts(self.root_moves[:1])[0])
         clock = IterationClock(self.soft_ms)
-        d = 0
-        while d < self.max_depth:
-            d += 1
+        for d in range(1, self.max_depth + 1):
             s.seldepth = 0
             # A helper that completed this depth first gives its line for it;
             # otherwise the main worker searches it, and stops short (jumped)
