@@ -193,7 +193,6 @@ cdef struct SearchState:
     int aborted                  # this worker has stopped for good
     int abortable                # the main worker completes depth 1: a move exists
     int seldepth
-    int completed_depth
     int iteration                # the depth being searched
     int jumped                   # the main worker stopped: a helper completed its iteration
     # A helper's complete iterations by depth, for the main worker to take
@@ -812,7 +811,6 @@ cdef void helper_search(SearchState* s) noexcept nogil:
                            in_check)
         if s.aborted:
             return
-        s.completed_depth = d
         if s.control.jumps and s.pv_len[0] > 0:
             pthread_mutex_lock(&s.pool.lock)
             s.done_score[d], s.done_pv_len[d] = score, s.pv_len[0]
@@ -1148,7 +1146,6 @@ cdef class Searcher:
         s.nodes = 0
         s.aborted = 0
         s.abortable = s.id > 0          # the main worker always finishes depth 1
-        s.completed_depth = 0
         s.iteration = 0
         s.jumped = 0
         memset(s.done_pv_len, 0, sizeof(s.done_pv_len))
