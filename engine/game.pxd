@@ -21,13 +21,12 @@ cdef enum:
     MOVE_TEXT_SIZE = 16         # bytes for a move's text, NUL included
     MATE = 30000
     MAX_PLY = 128
-    MATE_BOUND = MATE - MAX_PLY     # |score| above this is a forced result
-    # A win or loss by a rule that rests on the path (perpetual check or
-    # chase at a repetition) scores RULE_WIN - ply: below every mate, above
-    # every evaluation. It is never shown as a mate nor ends the search as
-    # one would: repeating once in the search is not yet the game's verdict.
-    RULE_WIN = MATE_BOUND - 1
-    RULE_BOUND = MATE_BOUND - MAX_PLY
+    # |score| above this is a forced result: mate, or a win or loss by a
+    # rule at a repetition (perpetual check or chase), which scores MATE -
+    # ply like a mate at that ply, as Pikafish scores it. (A band of its own
+    # below the mates made the losing side prefer breaking the rule to being
+    # mated a move later, and so hid mates the rule cannot escape.)
+    MATE_BOUND = MATE - MAX_PLY
     INFINITE = 32000
 
 # What the search may do in a game's tree (GameOps.pruning). Each is sound

@@ -22,7 +22,6 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine.game cimport (
     GameOps, GameBoard, Move, NO_MOVE, MAX_MOVES, MOVE_TEXT_SIZE, MATE, MAX_PLY, MATE_BOUND,
-    RULE_BOUND,
     INFINITE, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE, generate_moves, game_perft,
 )
 from engine.timeman import IterationClock
@@ -573,7 +572,11 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                 and beta > -MATE_BOUND and static_eval < MATE_BOUND:
             return static_eval
         # Step 4. Null move: if passing still holds beta, a real move will.
+        # Not when beta is a mate against this side: there the pass proves
+        # nothing, because the moves left may all lose (a zugzwang, often
+        # the last step of a mate where no legal move means defeat).
         if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
+                and beta > -MATE_BOUND \
                 and s.ops.null_move_ok(g):
             # (Reducing more when the pass clears beta by far hid mates in
             # 3 that a quiet move sets up: tests/test_protocol_uci.py.)
@@ -586,7 +589,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             if s.aborted:
                 return 0
             if score >= beta:
-                return beta if score >= RULE_BOUND else score     # no unproven wins
+                return beta if score >= MATE_BOUND else score     # no unproven wins
 
     # Step 5. Without a hash move to try first this node is likely to cost
     # more than it is worth at full depth (internal iterative reduction;
@@ -627,7 +630,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     # move that gives no check can win outright, by leaving the other side
     # without a legal move.
     prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0 \
-        and alpha < RULE_BOUND
+        and alpha < MATE_BOUND
     futile = prune_quiets and depth <= FUTILITY_MAX_DEPTH and \
         static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
     best = -INFINITE
@@ -656,7 +659,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         else:
             quiet = SCORE_QUIET_FLOOR < order < SCORE_CAPTURE
         late_quiet = quiet and order < SCORE_COUNTER
-        prunable = late_quiet and searched > 0 and best > -RULE_BOUND and (
+        prunable = late_quiet and searched > 0 and best > -MATE_BOUND and (
             futile or (prune_quiets and depth <= LMP_MAX_DEPTH
                        and searched >= (LMP_BASE + 2 * depth * depth) * (2 + improving) // 3))
         gives = may_give_check(s, has_checks, move)
@@ -664,8 +667,8 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             continue
         # Captures that lose material in the exchange they start, near the
         # leaves (only those already found to lose: the others gain).
-        if s.forward_pruning and ply > 0 and not in_check and searched > 0 and alpha < RULE_BOUND \
-                and best > -RULE_BOUND and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
+        if s.forward_pruning and ply > 0 and not in_check and searched > 0 and alpha < MATE_BOUND \
+                and best > -MATE_BOUND and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
                 and not see_ge(s, move, -SEE_MARGIN * depth):
             if not gives:
                 continue
@@ -807,7 +810,7 @@ cdef void helper_search(SearchState* s) noexcept nogil:
         if ((d + SKIP_PHASE[skip]) // SKIP_SIZE[skip]) % 2 and d < max_depth:
             continue
         s.seldepth = 0
-        score = aspiration(s, d, score, d >= ASPIRATION_DEPTH and -RULE_BOUND < score < RULE_BOUND,
+        score = aspiration(s, d, score, d >= ASPIRATION_DEPTH and -MATE_BOUND < score < MATE_BOUND,
                            in_check)
         if s.aborted:
             return
@@ -1184,7 +1187,7 @@ cdef class Searcher:
                 self._exclude(s, self.banned_codes + [l[1][0] for l in new_lines])
                 s.root_best = NO_MOVE
                 prev = lines[line][0] if line < len(lines) else 0
-                use_window = d >= ASPIRATION_DEPTH and line < len(lines) and abs(prev) < RULE_BOUND
+                use_window = d >= ASPIRATION_DEPTH and line < len(lines) and abs(prev) < MATE_BOUND
                 score = self._iterate(d, line, prev, use_window, in_check, on_info)
                 if s.jumped:
                     s.aborted = s.jumped = 0

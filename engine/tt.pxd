@@ -1,5 +1,5 @@
 from libc.stdint cimport uint8_t, uint16_t, int16_t, uint64_t
-from engine.game cimport RULE_BOUND
+from engine.game cimport MATE_BOUND
 
 cdef enum Bound:
     BOUND_NONE = 0            # no score: the entry keeps a move (and eval) only
@@ -44,18 +44,18 @@ cdef int tt_hashfull(const TTable* tt) noexcept nogil
 
 
 cdef inline int score_to_tt(int score, int ply) noexcept nogil:
-    # Mate and rule scores are stored as distance from this node, not from
+    # Forced results are stored as distance from this node, not from
     # the root.
-    if score >= RULE_BOUND:
+    if score >= MATE_BOUND:
         return score + ply
-    if score <= -RULE_BOUND:
+    if score <= -MATE_BOUND:
         return score - ply
     return score
 
 
 cdef inline int score_from_tt(int score, int ply) noexcept nogil:
-    if score >= RULE_BOUND:
+    if score >= MATE_BOUND:
         return score - ply
-    if score <= -RULE_BOUND:
+    if score <= -MATE_BOUND:
         return score + ply
     return score

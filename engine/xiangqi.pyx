@@ -5,7 +5,7 @@ from libc.stdint cimport uint16_t, uint64_t
 from libc.string cimport memcpy
 from engine.repetition cimport Verdict, find_cycle, judge
 from engine.game cimport (
-    GameOps, MATE, RULE_WIN, MAX_MOVES, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE,
+    GameOps, MATE, MAX_MOVES, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE,
 )
 from engine.position cimport (
     Position, Undo, Move, KIND_OF, EMPTY, XQ_MAX_MOVES, side_tag, move_from, move_to,
@@ -139,8 +139,8 @@ cdef int xq_in_check(void* state) noexcept nogil:
 cdef int xq_rule_result(void* state, int ply, int* score, int* cycle) noexcept nogil:
     """Repetition (engine/repetition.pyx): within the search a position
     repeated once is judged; one that reaches back to the root or before it
-    needs a third occurrence. A win or loss by the rules scores in the rule
-    band below mates; any other repetition draws."""
+    needs a third occurrence. A win or loss by the rules scores as a mate at
+    this ply; any other repetition draws."""
     cdef Position* p = <Position*> state
     cdef Verdict verdict
     cdef int plies = find_cycle(p, ply)
@@ -151,9 +151,9 @@ cdef int xq_rule_result(void* state, int ply, int* score, int* cycle) noexcept n
     if verdict.loser < 0:
         score[0] = 0
     elif verdict.loser == p.side:
-        score[0] = -(RULE_WIN - ply)
+        score[0] = -(MATE - ply)
     else:
-        score[0] = RULE_WIN - ply
+        score[0] = MATE - ply
     return 1
 
 
