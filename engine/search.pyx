@@ -506,7 +506,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef int n, i, score, best, rule_score, back = 0, searched = 0, gives, new_depth
     cdef int reduction, bound, static_eval, tt_score, quiet, late_quiet, captures
     cdef int n_quiets = 0, j, prune_quiets, futile, prunable, improving, extend, order
-    cdef int sorted_from, found, kind
+    cdef int sorted_from, found, kind, skipped = 0, mate_window
     cdef int16_t* c1
     cdef int16_t* c2
     cdef Move quiets_tried[MAX_MOVES]
@@ -625,12 +625,16 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
 
     # Step 7. The move loop. Near the leaves, quiet moves that cannot lift a
     # hopeless static score to alpha (futility), or that come late in the
-    # ordering (late-move pruning), are skipped unless they give check --
-    # but never while the window asks for a forced win: in Xiangqi a quiet
-    # move that gives no check can win outright, by leaving the other side
-    # without a legal move.
-    prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0 \
-        and alpha < MATE_BOUND
+    # ordering (late-move pruning), are skipped unless they give check; so
+    # are captures that lose material. This holds in a window that asks for
+    # a forced win too (it asks for a shorter mate than one already found):
+    # searching every quiet move there made proving a mate cost several
+    # times more. But in Xiangqi a quiet move that gives no check can win
+    # outright, by leaving the other side without a legal move, so a fail-low
+    # in such a window after a move was skipped is not stored as a bound: it
+    # could say "no mate here" of a node that has one.
+    prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0
+    mate_window = alpha >= MATE_BOUND
     futile = prune_quiets and depth <= FUTILITY_MAX_DEPTH and \
         static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
     best = -INFINITE
@@ -664,13 +668,15 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                        and searched >= (LMP_BASE + 2 * depth * depth) * (2 + improving) // 3))
         gives = may_give_check(s, has_checks, move)
         if prunable and not gives:
+            skipped = 1
             continue
         # Captures that lose material in the exchange they start, near the
         # leaves (only those already found to lose: the others gain).
-        if s.forward_pruning and ply > 0 and not in_check and searched > 0 and alpha < MATE_BOUND \
+        if s.forward_pruning and ply > 0 and not in_check and searched > 0 \
                 and best > -MATE_BOUND and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
                 and not see_ge(s, move, -SEE_MARGIN * depth):
             if not gives:
+                skipped = 1
                 continue
             prunable = 1            # kept only if it really checks
         # Only checks that do not give material away are extended: a
@@ -682,6 +688,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         gives = s.ops.make(g, move, gives)
         if prunable and not gives:
             s.ops.unmake(g)
+            skipped = 1
             continue
         new_depth = depth - 1 + (gives and extend)     # check extension
         if searched == 0:
@@ -751,9 +758,10 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
 
     # Step 8. Remember the result (not for a root with moves left out). A
     # score that rests on a repetition reaching above this node depends on
-    # the path here: only the move is kept.
+    # the path here, and a score below beta in a window asking for a mate
+    # after a move was skipped may be too low (Step 7): only the move is kept.
     if not (ply == 0 and s.n_excluded):
-        if s.path_dep < ply:
+        if s.path_dep < ply or (skipped and mate_window and best < beta):
             bound = BOUND_NONE
         else:
             bound = BOUND_LOWER if best >= beta else (
