@@ -85,6 +85,7 @@ cdef enum:
     NULL_MIN_DEPTH = 3
     NULL_REDUCTION = 3           # a pass is searched this many plies shallower, ...
     NULL_REDUCTION_DIVISOR = 6   # ... and one more per this many plies of depth
+    NULL_MIN_MOVES = 5           # no pass for a side with this many legal moves or fewer
     LMP_BASE = 3                 # late-move pruning starts after (LMP_BASE + 2 d^2) quiet
                                  # moves, times (2 + improving) / 3
     LMR_MIN_DEPTH = 3
@@ -383,6 +384,13 @@ cdef inline int quiet_order(SearchState* s, Move move, int16_t* c1, int16_t* c2)
     return score
 
 
+cdef inline int generated(SearchState* s, Move* moves, int* n, int in_check) noexcept nogil:
+    # The node's legal moves, generated once (n < 0: not yet).
+    if n[0] < 0:
+        n[0] = s.ops.generate(s.game, moves, MAX_MOVES, 0, in_check)
+    return n[0]
+
+
 cdef inline void note_rule_result(SearchState* s, int ply, int back) noexcept nogil:
     if back and ply - back < s.path_dep:
         s.path_dep = ply - back
@@ -503,7 +511,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef Move moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
     cdef void* g = s.game
-    cdef int n, i, score, best, rule_score, back = 0, searched = 0, gives, new_depth
+    cdef int n = -1, i, score, best, rule_score, back = 0, searched = 0, gives, new_depth
     cdef int reduction, bound, static_eval, tt_score, quiet, late_quiet, captures
     cdef int n_quiets = 0, j, prune_quiets, futile, prunable, improving, extend, order
     cdef int sorted_from, found, kind, skipped = 0, mate_window
@@ -572,12 +580,13 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                 and beta > -MATE_BOUND and static_eval < MATE_BOUND:
             return static_eval
         # Step 4. Null move: if passing still holds beta, a real move will.
-        # Not when beta is a mate against this side: there the pass proves
-        # nothing, because the moves left may all lose (a zugzwang, often
-        # the last step of a mate where no legal move means defeat).
+        # Not where the side may be in zugzwang, its moves all worse than a
+        # pass (often the last step of a mate, where no legal move means
+        # defeat): where beta is a mate against it, and where it has few
+        # legal moves (the list is kept for Step 6).
         if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
-                and beta > -MATE_BOUND \
-                and s.ops.null_move_ok(g):
+                and beta > -MATE_BOUND and s.ops.null_move_ok(g) \
+                and generated(s, moves, &n, in_check) > NULL_MIN_MOVES:
             # (Reducing more when the pass clears beta by far hid mates in
             # 3 that a quiet move sets up: tests/test_protocol_uci.py.)
             reduction = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR
@@ -599,7 +608,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
 
     # Step 6. Generate and order: hash move, good captures (MVV-LVA), killers,
     # the countermove, quiet moves by history, then losing captures.
-    n = s.ops.generate(g, moves, MAX_MOVES, 0, in_check)
+    generated(s, moves, &n, in_check)
     if n == 0:
         return s.ops.no_move_score(g, ply)
     previous = s.played[ply - 1] if ply > 0 else NO_MOVE
