@@ -232,3 +232,36 @@ def test_quiet_wins_survive_pruning_in_a_mate_window():
         searcher.clear()
         mates.append(searcher.search(Board(fen), depth=7).mate)
     assert set(mates) <= {2, 3} and mates.count(3) <= 1
+
+
+# Forced mates that the search once hid (tools/data/mates.epd; one thread,
+# so the node budgets are exact).
+
+def test_a_pass_does_not_hold_where_beta_is_a_mate_against_the_side():
+    """e3e1 leaves Red one move, d8d9, a capture that loses to e9d9 mate.
+    A null move at Red's node, whose beta is a mate against Red, held there
+    (passing is better than the only move: a zugzwang) and hid the mate in 2
+    at every depth: the search reported a mate in 5 at depth 10."""
+    result = Searcher(16).search(Board("2bck4/3R5/3ab4/9/2p6/9/4r4/3K5/9/9 b - - 0 1"), depth=10)
+    assert (result.best, result.mate) == ("e3e1", 2)
+
+
+def test_pruning_in_a_mate_window_keeps_proving_mates_cheap():
+    """Once a mate is found, the search looks for shorter ones with a window
+    that asks for a forced win. Searching every quiet move there made the
+    proof of this mate in 3 cost more than 100,000 nodes (a mate in 7 was
+    all the search had by then); with the usual pruning it takes under
+    95,000."""
+    fen = "2bak1b2/4a4/n8/p8/4c4/P7P/6n2/5A3/1r5r1/2RA1K1NR b - - 0 1"
+    assert Searcher(16).search(Board(fen), nodes=100_000).mate == 3
+
+
+@pytest.mark.parametrize("fen, before", [
+    ("4c4/4k4/3Pn4/4R4/9/9/8P/3AB4/9/4KAB2 w - - 0 1", "a mate in 8"),
+    ("3aka3/4nc3/R8/9/p1p3N1p/9/P1P3P2/9/9/2BAKAB2 w - - 0 1", "no mate"),
+])
+def test_no_pass_for_a_side_with_few_legal_moves(fen, before):
+    """With 5 legal moves or fewer a side may be in zugzwang: a null move
+    there (passing is better than any move) hid these mates in 4 within
+    100,000 nodes; the search found only `before`."""
+    assert Searcher(16).search(Board(fen), nodes=100_000).mate == 4
