@@ -77,6 +77,15 @@ def tuong_command():
 
 
 @pytest.fixture
+def restore_weights():
+    """For a test that loads other evaluation weights: the default ones
+    are loaded again after it."""
+    yield
+    from engine import weights
+    weights.load()
+
+
+@pytest.fixture
 def engine_env():
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")

@@ -3,10 +3,9 @@ another thread, MultiPV and banned moves, and the evaluation's symmetry.
 Every search here is bounded by depth or nodes, never by wall time."""
 import threading
 import time
-from pathlib import Path
 
 import pytest
-from conftest import mirror_colours, mirror_files
+from conftest import DATA, mirror_colours, mirror_files
 
 from engine.board import START_FEN, Board
 from engine.board import evaluate
@@ -218,14 +217,12 @@ def test_forced_move_is_played_at_once_under_a_clock():
 # tuning): each fails with them on the build before its fix, and a later
 # tuning of the default weights cannot make them pass or fail for reasons
 # of its own.
-W3 = Path(__file__).parent / "data" / "w3-weights.json"
+W3 = DATA / "w3-weights.json"
 
 
 @pytest.fixture
-def w3_weights():
+def w3_weights(restore_weights):
     weights.load(W3)
-    yield
-    weights.load()
 
 
 @pytest.mark.slow

@@ -26,12 +26,6 @@ REFERENCE = reference_positions()
 HANDSET = DATA / "handset-weights.json"       # the weights before tuning (89f3cf1)
 
 
-@pytest.fixture
-def restore_weights():
-    yield
-    weights.load()
-
-
 def perturbed(seed=1, spread=30):
     """The default weights with every tunable one moved at random."""
     rng = random.Random(seed)
