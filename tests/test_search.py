@@ -238,8 +238,8 @@ def test_quiet_wins_survive_pruning_in_a_mate_window(w3_weights):
     one search in about 15,000 with threads still reports the mate in 3
     (0 in 20,000 before pruning was allowed; the cause is not pinned down),
     so one miss in 400 is tolerated and the old fault (about 7 expected)
-    is still caught. One thread is exact. (With the w5 weights the mate in 2
-    comes out at depth 8, not 7: these weights are w3's.)"""
+    is still caught. One thread is exact. (With the later weights, w5 and w6,
+    the mate in 2 comes out at depth 8, not 7: these weights are w3's.)"""
     fen = "3k5/9/9/9/9/3C5/5R3/3A5/9/2BA1K3 w - - 0 1"
     assert Searcher(16).search(Board(fen), depth=7).mate == 2
     searcher = Searcher(16, threads=3)
