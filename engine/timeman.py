@@ -18,10 +18,13 @@ MAX_MS = 2**31 - 1
 # on the clock. Xiangqi games are long; since the plan is redone every move
 # the budget shrinks geometrically with the clock and never plans it away.
 SUDDEN_DEATH_MOVES = 30
-# With an increment every move brings time of its own, so the clock in hand
-# can be spent sooner, in the middlegame where it decides most: planned over
-# 30 moves, tuong ended its 10 s + 0.1 s games with 2.8 s unused (median;
-# Fairy-Stockfish 0.8 s), and spent less than it in the first 40 moves.
+# With an increment larger than what a move costs outside the search, every
+# move brings time of its own, so the clock in hand can be spent sooner, in
+# the middlegame where it decides most: planned over 30 moves, tuong ended
+# its 10 s + 0.1 s games with 2.8 s unused (median; Fairy-Stockfish 0.8 s),
+# and spent less than it in the first 40 moves. (An increment below the
+# overhead brings nothing: planned over 20 moves, a minute + 10 ms with 29 ms
+# lost outside the search each move ran out of time in the tests' model.)
 SUDDEN_DEATH_MOVES_WITH_INC = 20
 
 # The hard cap is this many times the target ...
@@ -48,7 +51,7 @@ def budget(time_left_ms, inc_ms=0, movestogo=None, overhead_ms=30):
     if movestogo and movestogo > 0:
         moves = min(movestogo, 50)
     else:
-        moves = SUDDEN_DEATH_MOVES_WITH_INC if inc_ms > 0 else SUDDEN_DEATH_MOVES
+        moves = SUDDEN_DEATH_MOVES_WITH_INC if inc_ms > overhead_ms else SUDDEN_DEATH_MOVES
     # The time for the planned moves, the increments they bring included,
     # less the overhead of every one of them (as Stockfish reckons it):
     # without an increment, the moves still to come must be affordable too.

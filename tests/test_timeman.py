@@ -76,7 +76,8 @@ def spend(move, soft, hard):
 
 
 @pytest.mark.parametrize("start,inc,latency,moves", [
-    (1000, 10, 9, 500), (3000, 0, 5, 150), (10_000, 100, 29, 300), (60_000, 0, 29, 120)])
+    (1000, 10, 9, 500), (3000, 0, 5, 150), (10_000, 100, 29, 300), (60_000, 0, 29, 120),
+    (60_000, 10, 29, 120)])
 def test_whole_games_never_lose_on_time(start, inc, latency, moves):
     """Plus `latency` ms outside the search each move (below the 30 ms Move
     Overhead). Without an increment that latency has to fit in the clock,
