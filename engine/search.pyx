@@ -801,6 +801,8 @@ cdef int aspiration(SearchState* s, int depth, int previous, int use_window, int
     if use_window:
         alpha = previous - delta if previous - delta > -INFINITE else -INFINITE
         beta = previous + delta if previous + delta < INFINITE else INFINITE
+    elif previous >= MATE_BOUND:
+        alpha = previous - 1        # a mate in hand: only a shorter one counts (mate_window)
     while True:
         score = pvs(s, alpha, beta, depth, 0, in_check, 0)
         if s.aborted:
@@ -1266,6 +1268,11 @@ cdef class Searcher:
         cdef int alpha = -INFINITE, beta = INFINITE, delta = ASPIRATION_DELTA, score
         if use_window:
             alpha, beta = max(prev - delta, -INFINITE), min(prev + delta, INFINITE)
+        elif prev >= MATE_BOUND:
+            # A mate in hand: ask only for as short a mate or a shorter one.
+            # Mate distance pruning then cuts every line longer than it, so
+            # the deeper iterations stay cheap and reach the reduced moves.
+            alpha = prev - 1
         while True:
             with nogil:
                 score = pvs(s, alpha, beta, depth, 0, in_check, 0)
