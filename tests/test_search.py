@@ -270,6 +270,16 @@ def test_pruning_in_a_mate_window_keeps_proving_mates_cheap(w3_weights):
     assert Searcher(16).search(Board(fen), nodes=100_000).mate == 3
 
 
+def test_a_mate_in_hand_makes_the_search_for_a_shorter_one_cheaper(w3_weights):
+    """The search proves a mate in 5 here before the mate in 4. Once it
+    holds a mate, the next iteration asks only for one as short (alpha just
+    below it), so mate distance pruning cuts every longer line: the mate in
+    4 comes within 39,000 nodes. With a full window it took about 40,500
+    and the search ended on the mate in 5."""
+    fen = "2b1ka3/4a4/5c3/8p/2P2R3/4r4/9/3A1n3/5K3/9 b - - 0 1"
+    assert Searcher(16).search(Board(fen), nodes=39_000).mate == 4
+
+
 @pytest.mark.parametrize("fen, before", [
     ("4c4/4k4/3Pn4/4R4/9/9/8P/3AB4/9/4KAB2 w - - 0 1", "a mate in 8"),
     ("3aka3/4nc3/R8/9/p1p3N1p/9/P1P3P2/9/9/2BAKAB2 w - - 0 1", "no mate"),
