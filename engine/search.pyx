@@ -93,7 +93,8 @@ cdef enum:
     MAX_SEARCH_DEPTH = MAX_PLY - 8   # deepest iteration (extensions need room below it)
     RFP_MAX_DEPTH = 3            # reverse futility pruning depth limit
     RFP_MARGIN = 110             # per ply
-    FUTILITY_MAX_DEPTH = 3       # quiet moves pruned when eval + margin <= alpha
+    FUTILITY_MAX_DEPTH = 3       # quiet moves pruned when eval + margin <= alpha, if they
+                                 # would be searched (reduced) this deep or less
     FUTILITY_BASE = 90
     FUTILITY_PER_PLY = 110
     LMP_MAX_DEPTH = 4            # quiet moves pruned past a count at low depth
@@ -513,7 +514,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef void* g = s.game
     cdef int n = -1, i, score, best, rule_score, back = 0, searched = 0, gives, new_depth
     cdef int reduction, bound, static_eval, tt_score, quiet, late_quiet, captures
-    cdef int n_quiets = 0, j, prune_quiets, futile, prunable, improving, extend, order
+    cdef int n_quiets = 0, j, prune_quiets, lmr_depth, prunable, improving, extend, order
     cdef int sorted_from, found, kind, skipped = 0, mate_window
     cdef int16_t* c1
     cdef int16_t* c2
@@ -644,8 +645,6 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     # could say "no mate here" of a node that has one.
     prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0
     mate_window = alpha >= MATE_BOUND
-    futile = prune_quiets and depth <= FUTILITY_MAX_DEPTH and \
-        static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
     best = -INFINITE
     i = 0
     sorted_from = n
@@ -672,9 +671,16 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         else:
             quiet = SCORE_QUIET_FLOOR < order < SCORE_CAPTURE
         late_quiet = quiet and order < SCORE_COUNTER
-        prunable = late_quiet and searched > 0 and best > -MATE_BOUND and (
-            futile or (prune_quiets and depth <= LMP_MAX_DEPTH
-                       and searched >= (LMP_BASE + 2 * depth * depth) * (2 + improving) // 3))
+        prunable = 0
+        if late_quiet and prune_quiets and searched > 0 and best > -MATE_BOUND:
+            # Futility judges the move at the depth it would be searched to
+            # after its reduction (Stockfish's lmrDepth), with that depth's
+            # margin: a move reduced a lot is pruned further from the leaves.
+            lmr_depth = depth - 1 - LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
+            prunable = (lmr_depth <= FUTILITY_MAX_DEPTH and static_eval + FUTILITY_BASE
+                        + FUTILITY_PER_PLY * (lmr_depth + 1) <= alpha) \
+                or (depth <= LMP_MAX_DEPTH
+                    and searched >= (LMP_BASE + 2 * depth * depth) * (2 + improving) // 3)
         gives = may_give_check(s, has_checks, move)
         if prunable and not gives:
             skipped = 1
