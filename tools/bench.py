@@ -5,9 +5,10 @@
                                          nodes/s on bench.txt, time to depth
                                          and node counts vs the book, each
                                          beside Fairy-Stockfish
-    tuong-bench mates [--nodes 100000]   forced mates in 2-4 (tools/data/mates.epd)
-                                         found at a node budget, beside
-                                         Fairy-Stockfish at the same budget
+    tuong-bench mates [--nodes 100000] [--movetime MS]
+                                         forced mates in 2-4 (tools/data/mates.epd)
+                                         found at a node budget (or a time),
+                                         beside Fairy-Stockfish at the same one
     tuong-bench latency [--rounds 20]    how fast the engine process answers
                                          isready and stop during go infinite,
                                          beside Fairy-Stockfish
@@ -166,24 +167,30 @@ def mate_positions():
 
 def bench_mates(args):
     """How many forced mates each engine proves, with the right distance or
-    a shorter one, within the same node budget per position."""
+    a shorter one, within the same node budget per position (or, with
+    --movetime, the same time: what a player of a game sees)."""
     positions = mate_positions()
     fairy_path = find_fairy(args.fairy)
     fairy = Fairy(fairy_path, 16) if fairy_path else None
     found = {"tuong": 0, "fairy-stockfish": 0}
     searcher = Searcher(16)
+    if args.movetime:
+        ours, theirs = dict(soft_ms=args.movetime, hard_ms=args.movetime), f"movetime {args.movetime}"
+        budget = f"{args.movetime} ms"
+    else:
+        ours, theirs, budget = dict(nodes=args.nodes), f"nodes {args.nodes}", f"{args.nodes} nodes"
     try:
         for fen, n in positions:
             searcher.clear()
-            result = searcher.search(Board(fen), nodes=args.nodes)
+            result = searcher.search(Board(fen), **ours)
             found["tuong"] += result.mate is not None and 0 < result.mate <= n
             if fairy:
-                mate = fairy.go(fen, f"nodes {args.nodes}").get("mate")
+                mate = fairy.go(fen, theirs).get("mate")
                 found["fairy-stockfish"] += mate is not None and 0 < mate <= n
     finally:
         if fairy:
             fairy.close()
-    print(f"== forced mates in 2-4 moves, {len(positions)} positions, {args.nodes} nodes each")
+    print(f"== forced mates in 2-4 moves, {len(positions)} positions, {budget} each")
     for name, count in found.items():
         if name == "tuong" or fairy:
             print(f"  {name:16s} {count:4d} found ({100 * count / len(positions):.1f}%)")
@@ -416,6 +423,7 @@ def main(argv=None):
     search.set_defaults(run=bench_search)
     mates = sub.add_parser("mates", help="forced mates found at a node budget vs Fairy-Stockfish")
     mates.add_argument("--nodes", type=int, default=100_000, help="node budget per position")
+    mates.add_argument("--movetime", type=int, help="a time per position (ms) instead of nodes")
     mates.add_argument("--fairy", help="path of the fairy-stockfish binary")
     mates.set_defaults(run=bench_mates)
     latency = sub.add_parser("latency", help="isready/stop answer times vs Fairy-Stockfish")
