@@ -175,7 +175,8 @@ def bench_mates(args):
     found = {"tuong": 0, "fairy-stockfish": 0}
     searcher = Searcher(16)
     if args.movetime:
-        ours, theirs = dict(soft_ms=args.movetime, hard_ms=args.movetime), f"movetime {args.movetime}"
+        # As `go movetime`: a cut-off only, no soft stop (protocol/uci.py).
+        ours, theirs = dict(hard_ms=args.movetime), f"movetime {args.movetime}"
         budget = f"{args.movetime} ms"
     else:
         ours, theirs, budget = dict(nodes=args.nodes), f"nodes {args.nodes}", f"{args.nodes} nodes"
