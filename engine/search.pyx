@@ -323,6 +323,11 @@ cdef inline int may_give_check(SearchState* s, int checks, Move move) noexcept n
     return checks and s.ops.may_give_check(s.game, move)
 
 
+cdef inline int lmr_reduction(int depth, int searched) noexcept nogil:
+    """The late-move reduction's table entry (before its adjustments)."""
+    return LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
+
+
 cdef inline int gravity(int value, int bonus) noexcept nogil:
     # "Gravity": each update moves a score toward +-HISTORY_MAX by a share of
     # the remaining distance, so it stays bounded and old news fades.
@@ -676,7 +681,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             # Futility judges the move at the depth it would be searched to
             # after its reduction (Stockfish's lmrDepth), with that depth's
             # margin: a move reduced a lot is pruned further from the leaves.
-            lmr_depth = depth - 1 - LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
+            lmr_depth = depth - 1 - lmr_reduction(depth, searched)
             prunable = (lmr_depth <= FUTILITY_MAX_DEPTH and static_eval + FUTILITY_BASE
                         + FUTILITY_PER_PLY * (lmr_depth + 1) <= alpha) \
                 or (depth <= LMP_MAX_DEPTH
@@ -713,7 +718,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             reduction = 0
             if s.reductions and depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES \
                     and late_quiet and not in_check and not gives:
-                reduction = LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
+                reduction = lmr_reduction(depth, searched)
                 # Less at PV nodes and for moves with a good history, more
                 # where the position is not getting better.
                 reduction += (not improving) - pv_node \
@@ -800,15 +805,24 @@ cdef inline void update_quiet(SearchState* s, Move move, int bonus, int16_t* c1,
             c2[kind] = <int16_t> gravity(c2[kind], bonus)
 
 
+cdef inline void first_window(int previous, int use_window, int* alpha, int* beta) noexcept nogil:
+    """An iteration's first window: around the previous score when
+    use_window; with a mate in hand, only as short a mate or a shorter one
+    (mate distance pruning then cuts every longer line, so the deeper
+    iterations stay cheap and reach the reduced moves); else all."""
+    alpha[0], beta[0] = -INFINITE, INFINITE
+    if use_window:
+        alpha[0] = previous - ASPIRATION_DELTA if previous - ASPIRATION_DELTA > -INFINITE else -INFINITE
+        beta[0] = previous + ASPIRATION_DELTA if previous + ASPIRATION_DELTA < INFINITE else INFINITE
+    elif previous >= MATE_BOUND:
+        alpha[0] = previous - 1
+
+
 cdef int aspiration(SearchState* s, int depth, int previous, int use_window, int in_check) noexcept nogil:
     """One iteration at `depth`, around the previous score when use_window
     (widening by half on each fail); helpers use it whole."""
-    cdef int alpha = -INFINITE, beta = INFINITE, delta = ASPIRATION_DELTA, score
-    if use_window:
-        alpha = previous - delta if previous - delta > -INFINITE else -INFINITE
-        beta = previous + delta if previous + delta < INFINITE else INFINITE
-    elif previous >= MATE_BOUND:
-        alpha = previous - 1        # a mate in hand: only a shorter one counts (mate_window)
+    cdef int alpha, beta, delta = ASPIRATION_DELTA, score
+    first_window(previous, use_window, &alpha, &beta)
     while True:
         score = pvs(s, alpha, beta, depth, 0, in_check, 0)
         if s.aborted:
@@ -1271,14 +1285,8 @@ cdef class Searcher:
         """The main worker's aspiration loop: as aspiration(), but it reports
         fails once the search has run for a second."""
         cdef SearchState* s = self.workers[0]
-        cdef int alpha = -INFINITE, beta = INFINITE, delta = ASPIRATION_DELTA, score
-        if use_window:
-            alpha, beta = max(prev - delta, -INFINITE), min(prev + delta, INFINITE)
-        elif prev >= MATE_BOUND:
-            # A mate in hand: ask only for as short a mate or a shorter one.
-            # Mate distance pruning then cuts every line longer than it, so
-            # the deeper iterations stay cheap and reach the reduced moves.
-            alpha = prev - 1
+        cdef int alpha, beta, delta = ASPIRATION_DELTA, score
+        first_window(prev, use_window, &alpha, &beta)
         while True:
             with nogil:
                 score = pvs(s, alpha, beta, depth, 0, in_check, 0)
