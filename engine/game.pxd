@@ -67,6 +67,10 @@ cdef struct GameOps:
     void (*unmake_null)(void* state) noexcept nogil
     int (*null_move_ok)(void* state) noexcept nogil
     uint64_t (*key)(void* state) noexcept nogil
+    # Optional (NULL: none). The key after a legal move, without playing it:
+    # the search starts fetching that move's table entry from memory while
+    # it still decides about the move (a table probe is a cache miss).
+    uint64_t (*key_after)(void* state, Move move) noexcept nogil
     int (*evaluate)(void* state) noexcept nogil
     # Optional (NULL: none). A cheap lower-quality evaluate (Xiangqi:
     # material and piece-square values), trusted where it clears beta by a

@@ -116,6 +116,16 @@ cdef inline int file_of(int sq) noexcept nogil:
 cdef inline int rank_of(int sq) noexcept nogil:
     return (sq >> 4) - RANK_BOTTOM
 
+cdef inline uint64_t key_after(const Position* p, Move m) noexcept nogil:
+    """The Zobrist key after move m (make's, computed without playing it:
+    the search fetches the move's table entry while it decides about it)."""
+    cdef int frm = move_from(m), to = move_to(m)
+    cdef int kind = KIND_OF[p.board[frm]], captured = p.board[to]
+    cdef uint64_t key = p.key ^ ZOBRIST[kind][frm] ^ ZOBRIST[kind][to] ^ ZOBRIST_SIDE
+    if captured:
+        key ^= ZOBRIST[KIND_OF[captured]][to]
+    return key
+
 cdef inline int king_square(const Position* p, int side) noexcept nogil:
     return p.square[side_tag(side)]
 

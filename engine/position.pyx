@@ -83,14 +83,13 @@ cdef void make(Position* p, Move m) noexcept nogil:
     u.captured = captured
     u.gives_check = 0
     p.ply += 1
+    p.key = key_after(p, m)
     if captured:
         p.square[captured] = 0
-        p.key ^= ZOBRIST[KIND_OF[captured]][to]
         p.score -= PIECE_SQUARE[KIND_OF[captured]][to]
     p.board[frm] = EMPTY
     p.board[to] = piece
     p.square[piece] = to
-    p.key ^= ZOBRIST[kind][frm] ^ ZOBRIST[kind][to] ^ ZOBRIST_SIDE
     p.score += PIECE_SQUARE[kind][to] - PIECE_SQUARE[kind][frm]
     p.side ^= 1
 

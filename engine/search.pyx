@@ -27,7 +27,7 @@ from engine.game cimport (
 from engine.timeman import IterationClock
 from engine.tt cimport (
     TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_new_search, tt_probe,
-    tt_store, tt_hashfull, score_to_tt, score_from_tt, BOUND_NONE, BOUND_UPPER, BOUND_LOWER,
+    tt_store, tt_prefetch, tt_hashfull, score_to_tt, score_from_tt, BOUND_NONE, BOUND_UPPER, BOUND_LOWER,
     BOUND_EXACT,
 )
 
@@ -323,6 +323,13 @@ cdef inline int may_give_check(SearchState* s, int checks, Move move) noexcept n
     return checks and s.ops.may_give_check(s.game, move)
 
 
+cdef inline void prefetch_child(SearchState* s, Move move) noexcept nogil:
+    # The child's probe of the table is a miss to memory: start that load
+    # now, while the move is still being judged (exchange, pruning, make).
+    if s.ops.key_after is not NULL:
+        tt_prefetch(s.tt, s.ops.key_after(s.game, move))
+
+
 cdef inline int lmr_reduction(int depth, int searched) noexcept nogil:
     """The late-move reduction's table entry (before its adjustments)."""
     return LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
@@ -485,6 +492,7 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
         scores[i] = SCORE_HASH_MOVE if moves[i] == tt_move else capture_value(s, has_captures, moves[i])
     for i in range(n):
         pick_next(moves, scores, i, n)
+        prefetch_child(s, moves[i])
         # A capture that loses material cannot raise a standing pat.
         if not in_check and not see_ge(s, moves[i], 0):
             continue
@@ -690,6 +698,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         if prunable and not gives:
             skipped = 1
             continue
+        prefetch_child(s, move)
         # Captures that lose material in the exchange they start, near the
         # leaves (only those already found to lose: the others gain).
         if s.forward_pruning and ply > 0 and not in_check and searched > 0 \

@@ -28,10 +28,21 @@ cdef struct TTBucket:
     TTSlot slots[4]
 
 cdef struct TTable:
-    TTBucket* buckets
-    void* memory              # what malloc returned (buckets is aligned in it)
+    TTBucket* buckets         # from tt_alloc: cache-line aligned, huge pages where allowed
     uint64_t count            # number of buckets
     uint8_t generation
+
+cdef extern from *:
+    """
+    /* The high half of a 64x64-bit product maps a key onto [0, count)
+       without a division, and leaves the low bits free for verification. */
+    static inline uint64_t tt_bucket_index(uint64_t key, uint64_t count) {
+        return (uint64_t) (((unsigned __int128) key * count) >> 64);
+    }
+    #define tt_prefetch_line(address) __builtin_prefetch(address)
+    """
+    uint64_t tt_bucket_index(uint64_t key, uint64_t count) nogil
+    void tt_prefetch_line(const void* address) nogil
 
 cdef int tt_resize(TTable* tt, size_t megabytes) noexcept nogil
 cdef void tt_free(TTable* tt) noexcept nogil
@@ -59,3 +70,9 @@ cdef inline int score_from_tt(int score, int ply) noexcept nogil:
     if score <= -MATE_BOUND:
         return score + ply
     return score
+
+
+cdef inline void tt_prefetch(const TTable* tt, uint64_t key) noexcept nogil:
+    # Start loading key's bucket into the cache; a probe soon after finds it
+    # there instead of waiting on memory.
+    tt_prefetch_line(&tt.buckets[tt_bucket_index(key, tt.count)])

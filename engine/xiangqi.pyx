@@ -9,7 +9,7 @@ from engine.game cimport (
 )
 from engine.position cimport (
     Position, Undo, Move, KIND_OF, EMPTY, XQ_MAX_MOVES, side_tag, move_from, move_to,
-    make_move, square_at, file_of, rank_of, make, unmake, make_null, unmake_null,
+    make_move, square_at, file_of, rank_of, make, unmake, make_null, unmake_null, key_after,
     HORSE, ROOK, CANNON, PAWN, KING, PIECE_VALUE,
 )
 from engine.movegen cimport (
@@ -122,6 +122,10 @@ cdef int xq_null_move_ok(void* state) noexcept nogil:
 
 cdef uint64_t xq_key(void* state) noexcept nogil:
     return (<Position*> state).key
+
+
+cdef uint64_t xq_key_after(void* state, uint16_t move) noexcept nogil:
+    return key_after(<Position*> state, move)
 
 
 cdef int xq_evaluate(void* state) noexcept nogil:
@@ -248,6 +252,7 @@ XIANGQI_OPS.make_null = xq_make_null
 XIANGQI_OPS.unmake_null = xq_unmake_null
 XIANGQI_OPS.null_move_ok = xq_null_move_ok
 XIANGQI_OPS.key = xq_key
+XIANGQI_OPS.key_after = xq_key_after
 XIANGQI_OPS.evaluate = xq_evaluate
 XIANGQI_OPS.quick_evaluate = xq_quick_evaluate
 XIANGQI_OPS.in_check = xq_in_check
