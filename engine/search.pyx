@@ -1163,8 +1163,11 @@ cdef class Searcher:
         self.root_moves = [m for m in legal if m not in banned_codes]
         self.banned_codes = [m for m in legal if m in banned_codes]
         self.max_depth = min(depth or MAX_SEARCH_DEPTH, MAX_SEARCH_DEPTH)
-        if len(self.root_moves) == 1 and (soft_ms or hard_ms):
-            self.max_depth = 1           # a forced move: spend no clock on it
+        if len(self.root_moves) == 1 and soft_ms:
+            # A forced move under a clock: spend none of it. (With only a
+            # cut-off, UCI's `go movetime`, the search runs as asked, as
+            # Stockfish's does.)
+            self.max_depth = 1
         self.multipv = max(1, min(int(multipv), len(self.root_moves) or 1))
         self.control.max_depth = self.max_depth
         # Helpers search one line: with MultiPV the main worker's lines stand.
@@ -1280,8 +1283,13 @@ cdef class Searcher:
             if atomic_load_int(&self.control.stop):
                 break
             # A mate found and confirmed well past its distance will not
-            # change: searching on only burns time.
-            if abs(lines[0][0]) >= MATE_BOUND and d >= MATE - abs(lines[0][0]) + 8:
+            # change: under a clock, or with no limit at all, searching on
+            # only burns time. A search given only a cut-off (`go movetime`),
+            # a depth or a node budget runs as asked: a shorter mate may
+            # still come.
+            if abs(lines[0][0]) >= MATE_BOUND and d >= MATE - abs(lines[0][0]) + 8 \
+                    and (self.soft_ms or not (self.control.node_limit or atomic_load_i64(
+                        &self.control.hard_ns) or self.max_depth < MAX_SEARCH_DEPTH)):
                 break
         atomic_store_int(&self.control.stop, 1)
         result.nodes = total_nodes(&self.control)

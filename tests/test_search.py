@@ -204,11 +204,25 @@ def test_search_ends_once_a_mate_is_settled(searcher):
     assert result.mate == 1 and infos[-1]["depth"] < 20
 
 
+def test_a_settled_mate_is_searched_on_when_a_depth_is_asked(searcher):
+    # The early stop above saves a clock's time; `go depth` gets its depth.
+    infos = []
+    result = searcher.search(Board(MATES[0][1]), depth=30, on_info=infos.append)
+    assert result.mate == 1 and infos[-1]["depth"] == 30
+
+
 def test_forced_move_is_played_at_once_under_a_clock():
     board = Board("3k5/9/9/9/9/9/9/9/3r5/4K4 w")   # the king's only move
     assert board.legal_moves() == ["e0f0"]
     result = make_searcher(1).search(board, soft_ms=5000, hard_ms=10000)
     assert result.depth == 1 and result.best == "e0f0"
+
+
+def test_forced_move_is_searched_under_movetime():
+    # `go movetime` (a cut-off alone) means "search exactly this long".
+    board = Board("3k5/9/9/9/9/9/9/9/3r5/4K4 w")
+    result = make_searcher(1).search(board, hard_ms=200)
+    assert result.depth > 1 and result.best == "e0f0"
 
 
 # Mates that the search once hid. A node budget or a depth at the edge of

@@ -111,8 +111,10 @@ def main(argv=None):
     parser.add_argument("--tc", default="4+0.04", help="time control (default 4+0.04)")
     parser.add_argument("--nodes", type=int,
                         help="a fixed node budget per move instead of a clock (for changes "
-                             "to the search that leave its speed alone: faster, and blind "
-                             "to the machine's load)")
+                             "that leave both the time per node and what a node is alone, "
+                             "such as move ordering: faster, and blind to the machine's "
+                             "load; not for pruning, whose skipped moves are not nodes, so "
+                             "the same budget buys more depth)")
     parser.add_argument("--elo0", type=float, default=0.0)
     parser.add_argument("--elo1", type=float, default=5.0)
     parser.add_argument("--alpha", type=float, default=0.05)
