@@ -27,8 +27,8 @@ from engine.game cimport (
 from engine.timeman import IterationClock
 from engine.tt cimport (
     TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_new_search, tt_probe,
-    tt_store, tt_prefetch, tt_hashfull, score_to_tt, score_from_tt, BOUND_NONE, BOUND_UPPER, BOUND_LOWER,
-    BOUND_EXACT,
+    tt_store, tt_prefetch, tt_hashfull, score_to_tt, score_from_tt, BOUND_NONE, BOUND_UPPER,
+    BOUND_LOWER, BOUND_EXACT,
 )
 
 cdef extern from *:
@@ -955,6 +955,8 @@ cdef class Searcher:
     cdef long long start_ns        # when the search was prepared
     cdef long long clock_ns        # when its clock started (prepare, or ponderhit)
     cdef object soft_ms            # the move's target time (engine/timeman.py), None: none
+    cdef bint as_asked             # a depth, node budget or cut-off (go movetime) and no
+                                   # clock: searched to that limit, no early stop
     cdef object root_moves, banned_codes, max_depth, multipv
 
     def __cinit__(self, hash_mb=16, threads=1):
@@ -1163,11 +1165,11 @@ cdef class Searcher:
         self.root_moves = [m for m in legal if m not in banned_codes]
         self.banned_codes = [m for m in legal if m in banned_codes]
         self.max_depth = min(depth or MAX_SEARCH_DEPTH, MAX_SEARCH_DEPTH)
+        # With a limit and no clock (`go depth`, `go nodes`, `go movetime`)
+        # the search runs to that limit, as Stockfish's does.
+        self.as_asked = not soft_ms and bool(depth or nodes or hard_ms)
         if len(self.root_moves) == 1 and soft_ms:
-            # A forced move under a clock: spend none of it. (With only a
-            # cut-off, UCI's `go movetime`, the search runs as asked, as
-            # Stockfish's does.)
-            self.max_depth = 1
+            self.max_depth = 1           # a forced move under a clock: spend none of it
         self.multipv = max(1, min(int(multipv), len(self.root_moves) or 1))
         self.control.max_depth = self.max_depth
         # Helpers search one line: with MultiPV the main worker's lines stand.
@@ -1283,13 +1285,10 @@ cdef class Searcher:
             if atomic_load_int(&self.control.stop):
                 break
             # A mate found and confirmed well past its distance will not
-            # change: under a clock, or with no limit at all, searching on
-            # only burns time. A search given only a cut-off (`go movetime`),
-            # a depth or a node budget runs as asked: a shorter mate may
-            # still come.
+            # change: under a clock (or with no limit at all) searching on
+            # only burns time. (A clock given at ponderhit counts.)
             if abs(lines[0][0]) >= MATE_BOUND and d >= MATE - abs(lines[0][0]) + 8 \
-                    and (self.soft_ms or not (self.control.node_limit or atomic_load_i64(
-                        &self.control.hard_ns) or self.max_depth < MAX_SEARCH_DEPTH)):
+                    and (self.soft_ms or not self.as_asked):
                 break
         atomic_store_int(&self.control.stop, 1)
         result.nodes = total_nodes(&self.control)

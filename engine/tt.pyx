@@ -24,9 +24,9 @@ cdef extern from *:
     static void *tt_alloc(size_t size) {
         void *p = NULL;
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        size_t huge = (size_t) 2 << 20;
-        if (size >= huge && posix_memalign(&p, huge, (size + huge - 1) / huge * huge) == 0) {
-            madvise(p, (size + huge - 1) / huge * huge, MADV_HUGEPAGE);
+        size_t huge = (size_t) 2 << 20, rounded = (size + huge - 1) / huge * huge;
+        if (size >= huge && posix_memalign(&p, huge, rounded) == 0) {
+            madvise(p, rounded, MADV_HUGEPAGE);
             return p;
         }
     #endif
