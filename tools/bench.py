@@ -14,6 +14,11 @@
                                          beside Fairy-Stockfish
     tuong-bench ebf [--depth 16]         effective branching factor over depths
                                          10-16 on bench.txt, beside Fairy-Stockfish
+    tuong-bench nodes [--depth 9]        node counts to a fixed depth on bench.txt
+                                         (no peer: a count is the same on any
+                                         machine, so it is the search's
+                                         signature; a change that only reshapes
+                                         the code must leave it as it was)
     tuong-bench threads [--threads 2]    nodes/s and time to a fixed depth over
                                          bench.txt with 1 and N threads
 
@@ -311,6 +316,18 @@ def bench_ebf(args):
     return 0
 
 
+def bench_nodes(args):
+    """The nodes each bench position takes to a fixed depth, one thread and
+    a fresh table each, and their total."""
+    total = 0
+    for fen in bench_fens()[:args.positions]:
+        nodes = Searcher(args.hash).search(Board(fen), depth=args.depth).nodes
+        total += nodes
+        print(f"{nodes:>12,}  {fen}")
+    print(f"{total:>12,}  total to depth {args.depth}")
+    return 0
+
+
 def bench_threads(args):
     """Nodes/s at a fixed movetime and time to a fixed depth over bench.txt
     with one thread and with N, side by side (the ratio is what counts)."""
@@ -437,6 +454,11 @@ def main(argv=None):
     ebf.add_argument("--hash", type=int, default=64, help="MB of hash for both engines")
     ebf.add_argument("--fairy", help="path of the fairy-stockfish binary")
     ebf.set_defaults(run=bench_ebf)
+    nodes = sub.add_parser("nodes", help="node counts to a fixed depth (the search's signature)")
+    nodes.add_argument("--depth", type=int, default=9)
+    nodes.add_argument("--positions", type=int, default=6, help="how many of bench.txt's positions")
+    nodes.add_argument("--hash", type=int, default=16, help="MB of hash")
+    nodes.set_defaults(run=bench_nodes)
     threads = sub.add_parser("threads", help="nodes/s and time to depth, 1 thread vs N")
     threads.add_argument("--threads", type=int, default=2)
     threads.add_argument("--movetime", type=int, default=2000, help="ms per bench position")
