@@ -9,7 +9,7 @@ from engine.position cimport (
     Position, Move, KIND_OF, EMPTY, OFF, RED, KING, ADVISOR, ELEPHANT, HORSE,
     ROOK, CANNON, PAWN, PIECE_VALUE, move_from, move_to, rank_of, ORTH, DIAG_V, DIAG_H,
 )
-from engine.movegen cimport IN_PALACE
+from engine.movegen cimport IN_PALACE, IN_HALF
 
 # Exchanges are counted in the nominal piece values (engine/position.pxd),
 # never the tuned ones; the king's is above everything, and he takes last.
@@ -38,10 +38,12 @@ cdef int least_attacker(const unsigned char* b, int to, int side) noexcept nogil
             t = to + DIAG_V[i] + DIAG_H[i]
             if is_kind(b, t, ADVISOR + k):
                 return t
-    for i in range(4):
-        d = DIAG_V[i] + DIAG_H[i]
-        if b[to + d] == EMPTY and is_kind(b, to + 2 * d, ELEPHANT + k):
-            return to + 2 * d
+    # Elephants never cross the river: only a square on their own bank.
+    if IN_HALF[side][to]:
+        for i in range(4):
+            d = DIAG_V[i] + DIAG_H[i]
+            if b[to + d] == EMPTY and is_kind(b, to + 2 * d, ELEPHANT + k):
+                return to + 2 * d
     # A horse reaches `to` through a leg diagonal to it (see is_attacked).
     for i in range(4):
         leg = to + DIAG_V[i] + DIAG_H[i]

@@ -48,7 +48,18 @@ CASES = [
     ({"e5": "P", "e6": "p", "h6": "r", "e2": "C", "e3": "N"}, "e5e6", 100),  # ... now it has: no RxP
     ({"a0": "R", "a6": "n", "a9": "r"}, "a0a6", -500),              # rook for horse
     ({"e4": "P", "e7": "c", "e6": "p", "d6": "r"}, "e4e5", -100),   # a quiet push into PxP
+    ({"e8": "r", "e6": "P", "c4": "B", "g4": "B"}, "e8e6", 100),    # no elephant retakes across the river
+    ({"c2": "R", "c5": "p", "e7": "b"}, "c2c5", -800),              # ... but on its own bank it does
 ]
+
+
+def test_elephant_cannot_retake_across_the_river():
+    """The rook takes the pawn on e6; the elephant on c4 would need to cross
+    the river to retake, so the capture wins a pawn outright."""
+    board = Board("3k5/4r4/9/4P4/9/2B6/9/9/9/4K4 b")
+    assert static_exchange_at_least(board, "e8e6", 0)
+    assert static_exchange_at_least(board, "e8e6", 100)
+    assert not static_exchange_at_least(board, "e8e6", 101)
 
 
 @pytest.mark.parametrize("pieces, move, value", CASES)
