@@ -362,6 +362,29 @@ def test_schedule_pairs_openings_and_colours():
     assert {s.first for s in specs} == {0}
 
 
+@pytest.mark.parametrize("games, rounds", [(1, 4), (3, 2), (5, 3), (2, 3)])
+def test_odd_games_per_round_still_alternate_colours_in_pairs(games, rounds):
+    """Whatever -games and -rounds are, each engine is Red in half the games
+    (one more at most), and the two games of a pentanomial pair share their
+    opening with colours reversed."""
+    config = match.parse_args(f"-engine cmd=a depth=1 -engine cmd=b depth=1 "
+                              f"-games {games} -rounds {rounds}".split())
+    specs = match.schedule(config)
+    assert len(specs) == games * rounds
+    reds = sum(s.red == 0 for s in specs)
+    assert abs(reds - (len(specs) - reds)) <= 1
+    pairs = {}
+    for s in specs:
+        pairs.setdefault(s.pair, []).append(s)
+    for pair in pairs.values():
+        assert len(pair) <= 2
+        if len(pair) == 2:
+            a, b = pair
+            assert a.opening == b.opening
+            assert (a.red, a.black) == (b.black, b.red)
+    assert len({s.pair for s in specs}) == (len(specs) + 1) // 2
+
+
 def test_progress_rewrites_in_place_on_a_terminal():
     class Tty(io.StringIO):
         def isatty(self):

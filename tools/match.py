@@ -52,6 +52,7 @@ same happens on the Dask workers (tools/cluster.py). Ctrl-C or SIGTERM
 stops cleanly: engines are closed (killed if they must be), the PGN keeps
 every finished game, and the exit code is 130.
 """
+import contextlib
 import importlib.util
 import json
 import math
@@ -304,7 +305,10 @@ def _openings(spec, seed):
     except (OSError, ValueError) as e:
         raise UsageError(f"-openings: {e}") from None
     if "plies" in spec:
-        openings = [(fen, moves[:int(spec["plies"])]) for fen, moves in openings]
+        plies = spec["plies"]
+        if not plies.isdigit():
+            raise UsageError(f"-openings plies= takes a number of plies, got {plies!r}")
+        openings = [(fen, moves[:int(plies)]) for fen, moves in openings]
     for number, (fen, moves) in enumerate(openings, 1):
         try:                                     # fail now, not in game 57
             board = Board(fen)
@@ -344,9 +348,14 @@ def schedule(config):
     for round_ in range(config.rounds):
         for first, second in encounters:
             for g in range(config.games):
+                # k counts the encounter's games across rounds: the opening,
+                # the colours and the pentanomial pair all follow it, so a
+                # pair is one opening played with colours reversed whatever
+                # -games is (odd counts pair a round's last game with the
+                # next round's first).
                 k = round_ * config.games + g
                 opening = config.openings[(k // 2) % len(config.openings)]
-                red, black = (first, second) if g % 2 == 0 else (second, first)
+                red, black = (first, second) if k % 2 == 0 else (second, first)
                 specs.append(GameSpec(len(specs) + 1, round_ + 1, red, black, first, second,
                                       opening, (first, second, k // 2)))
     return specs
@@ -676,13 +685,30 @@ def make_pool(config, log_file, stream):
     return ClusterPool(config, log_file, stream)
 
 
+def _output(path, option, **kwargs):
+    """A file the match appends to, or a UsageError naming the option."""
+    try:
+        return open(path, "a", encoding="utf-8", **kwargs)
+    except OSError as e:
+        raise UsageError(f"-{option} {path}: {e.strerror or e}") from None
+
+
 def run(config, stream=sys.stdout):
-    """Play the match; returns (stats, sprt decision or None, interrupted?)."""
+    """Play the match; returns (stats, sprt decision or None, interrupted?).
+    An output file that cannot be opened is a UsageError, raised before any
+    engine starts and with no file left open."""
+    with contextlib.ExitStack() as outputs:
+        log_file = outputs.enter_context(_output(config.log, "log", buffering=1)) \
+            if config.log else None
+        pgn_file = outputs.enter_context(_output(config.pgnout, "pgnout")) \
+            if config.pgnout else None
+        return _play(config, log_file, pgn_file, stream)
+
+
+def _play(config, log_file, pgn_file, stream):
     specs = schedule(config)
-    log_file = open(config.log, "a", encoding="utf-8", buffering=1) if config.log else None
     stats = Stats(config)
     progress = Progress(config, stats, len(specs), stream)
-    pgn_file = open(config.pgnout, "a", encoding="utf-8") if config.pgnout else None
     decision, interrupted, pool = None, False, None
     old_term = signal.signal(signal.SIGTERM, _raise_interrupted) \
         if threading.current_thread() is threading.main_thread() else None
@@ -708,10 +734,6 @@ def run(config, stream=sys.stdout):
         if pool is not None:
             pool.close()
         progress.finish()
-        if pgn_file:
-            pgn_file.close()
-        if log_file:
-            log_file.close()
         if old_term is not None:
             signal.signal(signal.SIGTERM, old_term)
     return stats, decision, interrupted
@@ -721,12 +743,11 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     try:
         config = parse_args(argv)
+        stats, decision, interrupted = run(config)
     except UsageError as e:
         print(__doc__ if not str(e) else f"tuong-match: {e} (see tuong-match -help)",
               file=sys.stderr if str(e) else sys.stdout)
         return 2 if str(e) else 0
-    try:
-        stats, decision, interrupted = run(config)
     except Aborted as e:                 # the finished games stand: report them
         print(final_report(config, e.stats, None))
         print(f"tuong-match: {e}", file=sys.stderr)
