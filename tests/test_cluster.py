@@ -97,6 +97,49 @@ def test_sprt_decides_and_cancels_the_queued_games(cluster):
     assert game_tasks(client) == []                     # the queued games are cancelled
 
 
+def test_a_run_that_never_ends_leaves_no_engines_on_the_workers(cluster):
+    """A tuong-match that was killed, or lost its scheduler, never sends
+    end_run: each worker closes the run's engines itself once no task of the
+    run has come for its lease (5 s here), and keeps them until then."""
+    from tools.cluster import LEASE, play_task
+    _, client = cluster
+    config = match.parse_args(["-engine", "name=A", f"cmd={fake_cmd('--seed 4241')}",
+                               "-engine", "name=B", f"cmd={fake_cmd('--seed 4242')}",
+                               "-each", "depth=1", "-maxplies", "20", "-games", "2"])
+
+    def set_lease(seconds):
+        import tools.cluster
+        tools.cluster.LEASE = seconds
+
+    client.run(set_lease, 5.0)
+    try:
+        futures = [client.submit(play_task, "never-ended", config.engines, config.rules, job,
+                                 pure=False) for job in match.schedule(config)]
+        assert all(result is not None for result in client.gather(futures))
+        del futures
+        assert fake_processes("--seed 424")             # kept for the run's next game
+        deadline = time.monotonic() + 30
+        while fake_processes("--seed 424") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert fake_processes("--seed 424") == []
+    finally:
+        client.run(set_lease, LEASE)
+
+
+def test_a_worker_remembers_a_bounded_number_of_ended_runs():
+    import asyncio
+
+    from tools import cluster
+
+    async def end_many(count):
+        for i in range(count):
+            await cluster.end_run(f"run-{i}")
+
+    asyncio.run(end_many(cluster.ENDED_MEMORY + 10))
+    assert len(cluster._ended) == cluster.ENDED_MEMORY
+    assert "run-0" not in cluster._ended and f"run-{cluster.ENDED_MEMORY + 9}" in cluster._ended
+
+
 def children(pid):
     found = []
     for proc in pathlib.Path("/proc").iterdir():

@@ -33,6 +33,7 @@ closed), the client is closed, and so is a local cluster we started.
 """
 import asyncio
 import collections
+import contextlib
 import hashlib
 import logging
 import os
@@ -57,6 +58,11 @@ WORKER_WAIT = 60.0         # seconds to wait for a first worker to join
 CHECK_MARGIN = 20.0        # seconds for a check task beyond its engines' handshakes
 MAX_REPLAYS = 3            # a game that meets this many unfit workers ends the run
 WINDOW_REFRESH = 10.0      # seconds between looks at the number of worker threads
+# A worker closes a run's engines once no task of the run has run there for
+# LEASE seconds: long enough for the gaps between one thread's games, short
+# enough that a killed tuong-match does not leave engines for long.
+LEASE = 60.0
+REAP_INTERVAL = 1.0
 
 # Dask's housekeeping for a local cluster (README: the same as environment
 # variables for workers started by hand). A game task needs no statistical
@@ -84,15 +90,28 @@ class Unfit(Exception):
 
 
 class _Run:
-    """One tuong-match run, as a worker process sees it."""
+    """One tuong-match run, as a worker process sees it. Its engines are
+    held on a lease: a run with no task running here for `lease` seconds
+    has its engines closed by the reaper, so a tuong-match that was killed
+    or lost its scheduler (and so never sent end_run) leaves nothing
+    running. A later task of a run that is still alive simply starts its
+    engines again."""
 
-    def __init__(self):
+    def __init__(self, lease):
         self.stop = threading.Event()
         self.players = []               # every task thread's Players of this run
+        self.lease = lease
+        self.active = 0                 # tasks of this run running here now
+        self.last_active = time.monotonic()
 
 
-_runs, _ended, _runs_lock = {}, set(), threading.Lock()
-_thread = threading.local()             # .current = (run id, Players) of this task thread
+_runs, _runs_lock = {}, threading.Lock()
+# Runs that end_run ended here: a task of theirs still queued is refused.
+# Bounded (oldest forgotten first): a worker lives through many runs.
+_ended = collections.OrderedDict()
+ENDED_MEMORY = 1024
+_thread = threading.local()             # .current = (run id, _Run, Players) of this task thread
+_reaper = None                          # the thread that ends runs whose lease ran out
 
 
 def _worker_identity():
@@ -103,41 +122,82 @@ def _worker_identity():
         return "local", socket.gethostname()
 
 
-def _players(run_id, specs):
-    """This task thread's Players for the run, or None once the run has ended."""
+@contextlib.contextmanager
+def _players(run_id, specs, lease):
+    """This task thread's Players for the run, held (the run's lease cannot
+    run out) until the block ends; (None, None) once the run has ended. The
+    lease is the submitter's, else this worker's LEASE."""
+    _start_reaper()
     with _runs_lock:
         if run_id in _ended:
-            return None, None
-        run = _runs.setdefault(run_id, _Run())
-    current = getattr(_thread, "current", None)
-    if current is not None and current[0] == run_id:
-        return run, current[1]
-    if current is not None:             # engines of an earlier run on this thread
-        current[1].close()
-    players = Players(specs)
-    _thread.current = (run_id, players)
+            yield None, None
+            return
+        run = _runs.get(run_id)
+        if run is None:
+            run = _runs[run_id] = _Run(LEASE if lease is None else lease)
+        run.active += 1
+    try:
+        current = getattr(_thread, "current", None)
+        if current is not None and current[1] is run:
+            players = current[2]
+        else:
+            if current is not None:     # engines of an earlier (or reaped) run
+                current[2].close()
+            players = Players(specs)
+            _thread.current = (run_id, run, players)
+            with _runs_lock:
+                run.players.append(players)
+        yield run, players
+    finally:
+        with _runs_lock:
+            run.active -= 1
+            run.last_active = time.monotonic()
+
+
+def _close_run(run):
+    run.stop.set()
+    for players in run.players:
+        players.close()
+
+
+def _reap_forever():
+    """Close the engines of every run whose lease ran out (see _Run)."""
+    while True:
+        time.sleep(REAP_INTERVAL)
+        now = time.monotonic()
+        with _runs_lock:
+            expired = [run_id for run_id, run in _runs.items()
+                       if run.active == 0 and now - run.last_active > run.lease]
+            runs = [_runs.pop(run_id) for run_id in expired]
+        for run in runs:
+            _close_run(run)
+
+
+def _start_reaper():
+    global _reaper
     with _runs_lock:
-        run.players.append(players)
-    return run, players
+        if _reaper is None:
+            _reaper = threading.Thread(target=_reap_forever, daemon=True, name="tuong-reaper")
+            _reaper.start()
 
 
-def play_task(run_id, specs, rules, job, log=False):
+def play_task(run_id, specs, rules, job, log=False, lease=None):
     """A game task: (Game, transcript lines), or None for a run that ended."""
     address, name = _worker_identity()
     transcript = []
-    run, players = _players(run_id, specs)
-    if run is None:
-        return None
-    players.log = (lambda text: transcript.append(f"{time.monotonic():.3f} {name} {text}")) \
-        if log else None
-    try:
-        game = players.play(job, rules, run.stop)
-    except EngineStartError as e:
-        players.close()
-        raise Unfit(address, name, str(e)) from None
-    finally:
-        if run.stop.is_set():           # end_run may have raced an engine (re)start
+    with _players(run_id, specs, lease) as (run, players):
+        if run is None:
+            return None
+        players.log = (lambda text: transcript.append(f"{time.monotonic():.3f} {name} {text}")) \
+            if log else None
+        try:
+            game = players.play(job, rules, run.stop)
+        except EngineStartError as e:
             players.close()
+            raise Unfit(address, name, str(e)) from None
+        finally:
+            if run.stop.is_set():           # end_run may have raced an engine (re)start
+                players.close()
     return game, transcript
 
 
@@ -164,20 +224,20 @@ def build_digest():
     return _digest
 
 
-def check_task(run_id, specs, log=False):
+def check_task(run_id, specs, log=False, lease=None):
     """Start every engine here (they stay for this thread's first game);
     a dict: host, digest, error (None when all is well)."""
     report = {"host": socket.gethostname(), "digest": build_digest(), "error": None}
-    run, players = _players(run_id, specs)
-    if run is None:
-        report["error"] = "the run has ended"
-        return report
-    try:
-        for index in range(len(specs)):
-            players.engine(index)
-    except EngineStartError as e:
-        players.close()
-        report["error"] = str(e)
+    with _players(run_id, specs, lease) as (run, players):
+        if run is None:
+            report["error"] = "the run has ended"
+            return report
+        try:
+            for index in range(len(specs)):
+                players.engine(index)
+        except EngineStartError as e:
+            players.close()
+            report["error"] = str(e)
     return report
 
 
@@ -187,12 +247,12 @@ async def end_run(run_id):
     and the run's engines are closed. A coroutine, so that the worker's
     event loop goes on while engines quit."""
     with _runs_lock:
-        _ended.add(run_id)
+        _ended[run_id] = True
+        while len(_ended) > ENDED_MEMORY:
+            _ended.popitem(last=False)
         run = _runs.pop(run_id, None)
     if run is not None:
-        run.stop.set()
-        await asyncio.get_running_loop().run_in_executor(
-            None, lambda: [players.close() for players in run.players])
+        await asyncio.get_running_loop().run_in_executor(None, _close_run, run)
 
 
 class IgnoreCtrlC(WorkerPlugin):
@@ -237,6 +297,7 @@ class ClusterPool:
         self.waiting = collections.deque()   # games not submitted yet
         self.window, self.window_time = 16, -WINDOW_REFRESH
         self.log_levels = {}
+        self.lease = None                # the workers' own LEASE (see _Run)
 
     def say(self, text):
         self.stream.write(text + "\n")
@@ -305,7 +366,8 @@ class ClusterPool:
         workers = self._workers()
         specs = self.config.engines
         futures = {address: self.client.submit(
-            check_task, self.run_id, specs, key=f"tuong-check-{self.run_id}-{address}",
+            check_task, self.run_id, specs, lease=self.lease,
+            key=f"tuong-check-{self.run_id}-{address}",
             workers=[address], allow_other_workers=False, pure=False)
             for address in workers}
         timeout = len(specs) * 10.0 + CHECK_MARGIN
@@ -356,7 +418,7 @@ class ClusterPool:
         key = f"tuong-game-{self.run_id}-{job.number}-{replays}"
         future = self.client.submit(
             self.task, self.run_id, self.config.engines, self.config.rules, job,
-            bool(self.log_file), key=key, priority=-job.number,
+            bool(self.log_file), lease=self.lease, key=key, priority=-job.number,
             workers=self.restriction, allow_other_workers=False)
         self.futures[key] = (future, job, replays)
         future.add_done_callback(self._done)

@@ -38,7 +38,7 @@ from tools.referee import Game, MoveRecord
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def standin_task(run_id, specs, rules, job, log=False):
+def standin_task(run_id, specs, rules, job, log=False, lease=None):
     """A game that costs nothing to play: 150 moves with scores and times,
     about the size of a real result."""
     game = Game(specs[job.red].name, specs[job.black].name, job.opening[0],
