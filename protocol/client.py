@@ -10,6 +10,23 @@ In the spirit of python-chess's `chess.engine`, synchronous and small:
         print(result.move, result.info.cp, result.info.depth)
         for info in engine.analyse((None, []), Limit(depth=8)):
             print(info.depth, info.cp, info.pv)
+        with engine.analyse((None, []), Limit(depth=40)) as analysis:
+            for info in analysis:
+                if info.depth == 10:
+                    break           # leaving the block stops the search
+        print(analysis.info.pv, analysis.result.move)
+
+One call at a time: every operation holds the engine's lock to its end, so
+calls from several threads take turns. analyse() returns an Analysis, the
+search's lifetime: iterate it for the Infos the engine prints; `info` is the
+latest main-line (multipv 1) Info, merged field by field as play() merges;
+`wait()` reads to the end of the search and returns its PlayResult (also
+`result` from then on); `stop()` stops the search and reads its move (safe to
+call twice); leaving a `with` block calls stop(). An analysis still running
+when the engine gets its next call (configure, new_game, play, analyse) is
+stopped first and its move kept out of that call's answer, so no command
+reaches an engine that is still searching. close() just ends the engine,
+and an open analysis with it.
 
 A position is `(start FEN or None for the initial position, [moves])`.
 Callers always see moves as a0-i9 (files a-i from Red's left, ranks 0-9
@@ -40,7 +57,7 @@ Notes per dialect (checked by hand against the engines in /usr/games):
   them catches an `Illegal move` before `go`. maxqi (fairymax) uses ranks
   0-9 and has no `setboard`: bring it to a position by moves. It uses a
   fraction of an `st` time (and moves at once below 1 s), and it ignores
-  `?` and SIGINT while it thinks, so leaving analyse() early ends it (any
+  `?` and SIGINT while it thinks, so stopping an analysis ends it (any
   engine that does not stop within STOP_GRACE is ended; its next call
   raises EngineTerminated saying why). xboard has no node limit.
 - Fairy-Stockfish writes ranks 1-10 over UCI only; over UCCI and xboard it
@@ -60,7 +77,7 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass, field, replace
-from typing import Iterator, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 Position = Tuple[Optional[str], List[str]]
@@ -69,7 +86,7 @@ STARTUP_TIMEOUT = 10.0   # handshake; our engine imports Cython modules first
 SYNC_TIMEOUT = 10.0      # isready / ping after a command
 SEARCH_TIMEOUT = 60.0    # play/analyse when neither the limit nor the caller gives one
 QUIT_GRACE = 1.0         # how long `quit` may take before we terminate, then kill
-STOP_GRACE = 2.0         # how long a search may take to stop when analyse() is left
+STOP_GRACE = 2.0         # how long a search may take to stop when an analysis is stopped
 
 
 class EngineError(Exception):
@@ -215,7 +232,11 @@ class Engine:
         self.id = {}                        # id name / author (xboard: myname)
         self.options = {}                   # lowercased name -> (name, declaration words)
         self.broken = None                  # the error that ended this engine
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()       # close()'s, so it never waits for a search
+        # One operation at a time. Reentrant: play() is an analysis run to its
+        # end under one hold, and a call ends the open analysis under its own.
+        self._busy = threading.RLock()
+        self._analysis = None               # the search not yet over, if any
         self._lines = queue.Queue()         # (arrival time, line), None at EOF
         try:
             # A session of its own: a Ctrl-C in the terminal reaches only us, and
@@ -255,26 +276,20 @@ class Engine:
 
     def play(self, position, limit, timeout=None):
         """Search `position` within `limit`; the PlayResult of the search."""
-        info = Info()
-        for item in self._search(position, limit, timeout):
-            if isinstance(item, PlayResult):
-                item.info = info
-                return item
-            if item.multipv in (None, 1):
-                info = info.merged(item)
-        raise EngineProtocolError(f"{self.name}: search ended without a move")
+        with self._busy:
+            return self._start(position, limit, timeout).wait()
 
-    def analyse(self, position, limit, timeout=None) -> Iterator[Info]:
-        """Yield each Info the engine prints while searching; leaving the loop
-        early stops the search."""
-        for item in self._search(position, limit, timeout):
-            if isinstance(item, Info):
-                yield item
+    def analyse(self, position, limit, timeout=None) -> "Analysis":
+        """Start searching `position`; the Analysis to read it from and stop it."""
+        return self._start(position, limit, timeout)
 
     def close(self):
         """Ask the engine to quit, then terminate and kill it if it does not;
-        always reaps the process. Safe to call twice and from any thread."""
+        always reaps the process. Safe to call twice and from any thread, even
+        while another thread's call is waiting for the engine."""
         with self._lock:
+            if self._analysis is not None:  # `quit` ends its search too
+                self._analysis._end()
             if self.proc.returncode is None:
                 try:
                     self._write(self.quit_command)
@@ -367,20 +382,26 @@ class Engine:
                 continue
 
     @contextlib.contextmanager
-    def _operation(self):
-        """A public call: any engine failure inside kills and reaps the process
-        (a failed engine gets no polite `quit`); UnsupportedError does not."""
-        if self.broken:
-            raise EngineTerminated(f"{self.name} is not running ({self.broken})")
-        try:
-            yield
-        except UnsupportedError:
-            raise
-        except EngineError as e:
-            self.broken = str(e)
-            self._kill()
-            self.close()
-            raise
+    def _operation(self, analysis=None):
+        """A public call, or a step of `analysis`: it holds the engine's lock
+        throughout, and a call first stops an analysis left running, so it
+        never talks to an engine still searching. Any engine failure inside
+        kills and reaps the process (a failed engine gets no polite `quit`);
+        UnsupportedError does not."""
+        with self._busy:
+            if self._analysis is not None and self._analysis is not analysis:
+                self._analysis._stop()
+            if self.broken:
+                raise EngineTerminated(f"{self.name} is not running ({self.broken})")
+            try:
+                yield
+            except UnsupportedError:
+                raise
+            except EngineError as e:
+                self.broken = str(e)
+                self._kill()
+                self.close()
+                raise
 
     @property
     def ranks1(self):
@@ -403,42 +424,18 @@ class Engine:
     def _default_notation(self):
         return "ranks0"
 
-    def _search(self, position, limit, timeout):
-        """Yield Infos, then one PlayResult. A dialect provides
+    def _start(self, position, limit, timeout):
+        """Send a search; the Analysis that reads it. A dialect provides
         _prepare_search (commands up to `go`; returns the go line),
         _search_line (a line -> Info, PlayResult or None) and stop_command."""
         with self._operation():
             go = self._prepare_search(position, limit)
             deadline = self._deadline(position, limit, timeout)
             self._send(go)
-            started, finished = time.monotonic(), False
-            try:
-                while True:
-                    arrived, line = self._read(deadline)
-                    item = self._search_line(line, arrived - started)
-                    if isinstance(item, PlayResult):
-                        finished = True
-                        yield item
-                        return
-                    if item is not None:
-                        yield item
-            except GeneratorExit:             # the caller left analyse() early
-                if not finished:
-                    self._abandon_search()
-                raise
-
-    def _abandon_search(self):
-        """Stop the search and read its move; an engine that does not stop
-        (fairymax ignores `?`) is ended, and says why on its next call."""
-        try:
-            self._send(self.stop_command)
-            deadline = time.monotonic() + STOP_GRACE
-            while not isinstance(self._search_line(self._read(deadline)[1], 0), PlayResult):
-                pass
-        except EngineError as e:
-            self.broken = f"did not stop its search when asked ({e})"
-            self._kill()
-            self.close()
+            # Open until its move, even for play(): a play() interrupted
+            # (Ctrl-C) leaves a search that the next call must stop.
+            self._analysis = Analysis(self, deadline)
+            return self._analysis
 
     def _deadline(self, position, limit, timeout):
         """A search's deadline: the caller's timeout, else one from the limit."""
@@ -446,6 +443,102 @@ class Engine:
             clock = limit.red_clock if red_to_move(position) else limit.black_clock
             timeout = (limit.movetime or clock or SEARCH_TIMEOUT) + 5.0
         return time.monotonic() + timeout
+
+
+class Analysis:
+    """One search of an engine, from `go` to its move (see the module
+    docstring). Every step takes the engine's lock only while it reads, so a
+    loop left between two Infos blocks nobody: the engine's next call stops
+    the search."""
+
+    def __init__(self, engine, deadline):
+        self.engine = engine
+        self.result = None              # the PlayResult, once the engine has moved
+        self._info = Info()
+        self._deadline = deadline
+        self._started = time.monotonic()
+        self._running = True
+
+    @property
+    def info(self):
+        """The latest main-line (multipv 1) Info, merged field by field."""
+        return self._info
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        with self.engine._busy:
+            while self._running:
+                item = self._step()
+                if isinstance(item, Info):
+                    return item
+        raise StopIteration
+
+    def wait(self):
+        """Read to the end of the search; its PlayResult, with `info`. After
+        stop() (or another call stopped it), the move the engine stopped with."""
+        with self.engine._busy:
+            while self._running:
+                self._step()
+        if self.result is None:
+            raise EngineTerminated(f"{self.engine.name} ended before its move "
+                                   f"({self.engine.broken or 'closed'})")
+        return self.result
+
+    def stop(self):
+        """Stop the search if it is still running and read its move."""
+        with self.engine._busy:
+            self._stop()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def _step(self):
+        """Read one line of the search: the Info or PlayResult it holds, or None."""
+        try:
+            with self.engine._operation(self):
+                arrived, line = self.engine._read(self._deadline)
+                return self._take(line, arrived)
+        except EngineError:
+            self._end()
+            raise
+
+    def _stop(self):
+        """stop() with the engine's lock held. An engine that does not stop
+        (fairymax ignores `?`) is ended, and says why on its next call."""
+        if not self._running:
+            return
+        engine = self.engine
+        try:
+            engine._send(engine.stop_command)
+            deadline = time.monotonic() + STOP_GRACE
+            while self._running:
+                arrived, line = engine._read(deadline)
+                self._take(line, arrived)
+        except EngineError as e:
+            self._end()
+            engine.broken = f"did not stop its search when asked ({e})"
+            engine._kill()
+            engine.close()
+
+    def _take(self, line, arrived):
+        item = self.engine._search_line(line, arrived - self._started)
+        if isinstance(item, PlayResult):
+            item.info = self._info
+            self.result = item
+            self._end()
+        elif isinstance(item, Info) and item.multipv in (None, 1):
+            self._info = self._info.merged(item)
+        return item
+
+    def _end(self):
+        self._running = False
+        if self.engine._analysis is self:
+            self.engine._analysis = None
 
 
 def _value_text(value):

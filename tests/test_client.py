@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from conftest import ROOT, tuong_command
@@ -230,14 +231,26 @@ def test_analyse_stops_early_then_plays():
         assert legal_after((None, ["h2e2"]), engine.play((None, ["h2e2"]), Limit(depth=1)).move)
 
 
-def test_leaving_analyse_ends_an_engine_that_will_not_stop():
+def test_analysis_wait_gives_the_move_and_merged_info():
+    with fake() as engine:
+        analysis = engine.analyse((None, []), Limit(depth=3))
+        result = analysis.wait()
+        assert legal_after((None, []), result.move)
+        assert result is analysis.result and result.info is analysis.info
+        assert (analysis.info.depth, analysis.info.nodes) == (3, 1000)
+        assert list(analysis) == []                 # over: nothing more to read
+        analysis.stop()                             # a no-op once over
+
+
+def test_the_next_call_ends_an_analysis_that_will_not_stop():
     engine = fake("--mode", "deaf")
     for info in engine.analyse((None, []), Limit(depth=99)):
         if info.depth == 3:
             break
-    assert engine.proc.returncode is not None
+    assert engine.alive               # left open: the search runs until the next call
     with pytest.raises(EngineTerminated, match="did not stop its search"):
         engine.play((None, []), Limit(depth=1))
+    assert engine.proc.returncode is not None
 
 
 def test_xboard_fake_rejects_fen_less_engines_only_when_needed():
@@ -308,6 +321,53 @@ def tuong_available():
     proc = subprocess.run(shlex.split(tuong_command()), input="uci\nquit\n", capture_output=True,
                           text=True, timeout=60, cwd=ROOT, env=env())
     assert "uciok" in proc.stdout, f"tuong does not answer uci: {proc.stderr[-2000:]}"
+
+
+def tuong(proto="uci"):
+    return open_engine(tuong_command(), proto, env=env(), cwd=ROOT)
+
+
+# Black to move: no move of a search from the initial position (Red's) is legal here.
+BLACK_TO_MOVE = (None, ["h2e2"])
+
+
+def test_an_analysis_left_open_does_not_answer_the_next_play(tuong_available):
+    with tuong() as engine:
+        analysis = engine.analyse((None, []), Limit(depth=60))
+        for info in analysis:
+            break           # still searching, and still referenced: nothing collects it
+        result = engine.play(BLACK_TO_MOVE, Limit(depth=1))
+        assert legal_after(BLACK_TO_MOVE, result.move), result.move
+        # play() stopped the analysis first; its move went to the analysis
+        assert legal_after((None, []), analysis.result.move)
+        analysis = engine.analyse((None, []), Limit(depth=60))
+        next(analysis)
+        engine.new_game()                           # any call ends it
+        assert analysis.result is not None
+        assert legal_after(BLACK_TO_MOVE, engine.play(BLACK_TO_MOVE, Limit(depth=1)).move)
+
+
+def test_leaving_an_analysis_block_stops_the_search(tuong_available):
+    with tuong() as engine:
+        with engine.analyse((None, []), Limit(depth=60)) as analysis:
+            for info in analysis:
+                if info.depth == 2:
+                    break
+        # stopped and its move read on exit, before any other call
+        assert legal_after((None, []), analysis.result.move)
+        assert analysis.info.depth >= 2 and analysis.wait() is analysis.result
+        analysis.stop()                             # idempotent
+        assert legal_after(BLACK_TO_MOVE, engine.play(BLACK_TO_MOVE, Limit(depth=1)).move)
+
+
+def test_plays_from_two_threads_take_turns(tuong_available):
+    def player(position):
+        return [(position, engine.play(position, Limit(depth=2)).move) for _ in range(6)]
+
+    with tuong() as engine, ThreadPoolExecutor(2) as pool:
+        futures = [pool.submit(player, p) for p in ((None, []), BLACK_TO_MOVE)]
+        answers = [answer for f in futures for answer in f.result(timeout=120)]
+    assert all(legal_after(position, move) for position, move in answers), answers
 
 
 @pytest.mark.parametrize("proto", ["uci", "ucci", "xboard"])
