@@ -1,4 +1,7 @@
-"""Shared helpers: reference data and translation to pyffish's notation."""
+"""Shared helpers: reference data, translation to pyffish's notation, and
+`need`: what a test needs from outside (a peer engine, an optional
+package, ../shared)."""
+import importlib
 import os
 import pathlib
 import shutil
@@ -14,6 +17,28 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # against a hang, never a measure of speed (the machine may be loaded).
 HANG = 10
 DATA = pathlib.Path(__file__).resolve().parent / "data"
+
+
+# CI installs every peer and extra (.ci/run): there a missing one fails the
+# run. Elsewhere a test that lacks one skips, with the reason (pytest -rs).
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def need(present, what):
+    """Go on if `present`; else skip locally, fail in CI."""
+    if present:
+        return
+    if IN_CI:
+        pytest.fail(f"{what} (in CI every peer and dependency must be there)", pytrace=False)
+    pytest.skip(what, allow_module_level=True)
+
+
+def need_module(name):
+    """The module `name`, imported; else skip locally, fail in CI."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:
+        need(False, f"{name} is not installed ({e})")
 
 
 def reference_file(name):

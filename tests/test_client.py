@@ -11,7 +11,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import ROOT, tuong_command
+from conftest import ROOT, need, tuong_command
 
 from engine.board import Board
 from protocol import client
@@ -273,9 +273,9 @@ def play_a_few(engine, fen=None):
     return position
 
 
-@pytest.mark.skipif(not FAIRY, reason="fairy-stockfish not installed")
 @pytest.mark.parametrize("proto", ["uci", "ucci"])
 def test_fairy_stockfish(proto):
+    need(FAIRY, "fairy-stockfish not installed")
     with open_engine(FAIRY, proto) as engine:
         # UCI writes ranks 1-10, UCCI 0-9: both reach us as a0-i9.
         assert engine.notation == ("ranks1" if proto == "uci" else "ranks0")
@@ -294,15 +294,15 @@ def test_fairy_stockfish(proto):
             board.push(move)
 
 
-@pytest.mark.skipif(not FAIRY, reason="fairy-stockfish not installed")
 def test_fairy_stockfish_reports_mate():
+    need(FAIRY, "fairy-stockfish not installed")
     with open_engine(FAIRY, "uci") as engine:
         result = engine.play(("4k4/4a4/3R5/9/9/9/9/9/9/4K4 w - - 0 1", []), Limit(depth=8))
         assert result.info.mate is not None and result.info.mate > 0
 
 
-@pytest.mark.skipif(not MAXQI, reason="maxqi not installed")
 def test_maxqi_by_moves_only():
+    need(MAXQI, "maxqi not installed")
     with open_engine(MAXQI, "xboard") as engine:
         assert engine.notation == "ranks0" and "xiangqi" in engine.features["variants"]
         engine.new_game()

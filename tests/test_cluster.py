@@ -14,10 +14,10 @@ import threading
 import time
 
 import pytest
-from conftest import ROOT, tuong_command
+from conftest import ROOT, need_module, tuong_command
 from test_match import fake_cmd, fake_processes, interruptible, replay_with_pyffish
 
-distributed = pytest.importorskip("distributed")
+distributed = need_module("distributed")
 
 from tools import match, pgn  # noqa: E402
 from tools.cluster import ClusterPool  # noqa: E402

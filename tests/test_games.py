@@ -22,15 +22,15 @@ import re
 import pytest
 
 import game_reference as ref
+from conftest import need_module
 from game_reference import Dodgem, Queens, TicTacToe
 
-pytest.importorskip("engine.search")
-from engine.board import Board  # noqa: E402
-from engine.compare import Comparison  # noqa: E402
-from engine.game import MATE_SCORE  # noqa: E402
-from engine.games import GAMES, board_class  # noqa: E402
-from engine.search import Searcher  # noqa: E402
-from tools.compare import VARIANTS  # noqa: E402
+from engine.board import Board
+from engine.compare import Comparison
+from engine.game import MATE_SCORE
+from engine.games import GAMES, board_class
+from engine.search import Searcher
+from tools.compare import VARIANTS
 
 SMALL = ["tictactoe", "dodgem", "queens"]
 REFS = {"tictactoe": TicTacToe, "dodgem": Dodgem, "queens": Queens}
@@ -1008,7 +1008,7 @@ def test_uci_dodgem_and_queens_exact_scores(engine):
 
 
 def test_the_compare_tool_draws_its_plot(tmp_path):
-    pytest.importorskip("matplotlib")
+    need_module("matplotlib")
     from tools.compare import main
     path = tmp_path / "nodes.png"
     assert main(["--games", "tictactoe", "--max-depth", "2", "--plot", str(path)]) == 0

@@ -14,7 +14,7 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT, to_ranks1, tuong_command
+from conftest import ROOT, need, need_module, to_ranks1, tuong_command
 
 from engine.board import Board
 from protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout, Info,
@@ -498,7 +498,7 @@ def test_concurrent_games_all_land_in_the_pgn(tmp_path):
 def replay_with_pyffish(path):
     """Replay every game with Fairy-Stockfish's rules (ranks 1-10) and check
     that each move is legal and that the result agrees with our referee."""
-    sf = pytest.importorskip("pyffish")
+    sf = need_module("pyffish")
 
     checked = {}
     for tags, moves, result in pgn.read_games(pathlib.Path(path).read_text()):
@@ -556,8 +556,8 @@ def test_perpetual_check_game_replayed_with_pyffish(tmp_path):
     assert result == "0-1" and tags["White"] == "checker"
 
 
-@pytest.mark.skipif(not (FAIRY and MAXQI), reason="fairy-stockfish or maxqi not installed")
 def test_fairy_stockfish_against_maxqi(tmp_path):
+    need(FAIRY and MAXQI, "fairy-stockfish or maxqi not installed")
     out = tmp_path / "real.pgn"
     argv = ["-engine", "name=fs", f"cmd={FAIRY}", "proto=uci", "option.Hash=16",
             "-engine", "name=maxqi", f"cmd={MAXQI}", "proto=xboard",

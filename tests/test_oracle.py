@@ -4,11 +4,11 @@ status must be identical. pyffish writes ranks 1-10; we translate."""
 import random
 
 import pytest
-from conftest import from_ranks1, read_bench_fens
+from conftest import from_ranks1, need_module, read_bench_fens
 
 from engine.board import START_FEN, Board
 
-sf = pytest.importorskip("pyffish")
+sf = need_module("pyffish")
 
 
 def playout_positions(seed, count, starts, max_plies=160):

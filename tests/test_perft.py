@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import DATA, ROOT, read_perft_reference
+from conftest import DATA, ROOT, need, read_perft_reference
 
 from engine.board import Board
 
@@ -33,8 +33,7 @@ def test_perft_deep(fen, depth, count):
                                        ("bench.txt", ROOT / "tools" / "data" / "bench.txt")])
 def test_reference_copies_match_shared(name, copy):
     shared = ROOT.parent / "shared" / "reference" / name
-    if not shared.exists():
-        pytest.skip("../shared is not beside this checkout")
+    need(shared.exists(), "../shared is not beside this checkout")
     assert shared.read_text() == copy.read_text()
 
 

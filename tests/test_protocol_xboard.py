@@ -9,7 +9,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import HANG, ROOT, EngineProcess, tuong_command
+from conftest import HANG, ROOT, EngineProcess, need, tuong_command
 
 from engine.board import Board
 from test_protocol_uci import MATES
@@ -103,12 +103,12 @@ MAXQI = shutil.which("maxqi") or "/usr/games/maxqi"
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (os.path.exists(XBOARD) and XVFB and os.path.exists(MAXQI)),
-                    reason="needs xboard, xvfb-run and maxqi")
 def test_an_xboard_match_against_maxqi(tmp_path, engine_env):
     """`xboard -variant xiangqi -fcp tuong -scp maxqi`, 2 games at 10 s +
     0.1 s in match mode: both games end by the rules (no loss on time, no
     illegal move, no engine crash) and XBoard exits by itself."""
+    need(os.path.exists(XBOARD) and XVFB and os.path.exists(MAXQI),
+         "needs xboard, xvfb-run and maxqi")
     pgn, debug = tmp_path / "games.pgn", tmp_path / "xboard.debug"
     command = [XVFB, "-a", XBOARD, "-variant", "xiangqi",
                "-fcp", tuong_command(), "-fd", str(ROOT),

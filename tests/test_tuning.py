@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from conftest import DATA, ROOT, mirror_colours, mirror_files
+from conftest import DATA, ROOT, mirror_colours, mirror_files, need_module
 
 from engine import weights
 from engine.board import Board, PIECE_VALUES, eval_features, evaluate, trace_fens
@@ -362,8 +362,8 @@ SAMPLE = ROOT / "tools" / "data" / "sample-positions.txt.gz"
 
 
 def test_tuner_lowers_the_training_loss(tmp_path, restore_weights, capsys):
-    pytest.importorskip("numpy")
-    pytest.importorskip("scipy")
+    need_module("numpy")
+    need_module("scipy")
     from tools import tune
     out = tmp_path / "new.json"
     assert tune.main([str(SAMPLE), "-o", str(out), "--limit", "4000", "--iterations", "40",
@@ -382,7 +382,7 @@ def test_tuner_lowers_the_training_loss(tmp_path, restore_weights, capsys):
 
 
 def test_tuner_refuses_bad_input(tmp_path, capsys):
-    pytest.importorskip("scipy")
+    need_module("scipy")
     from tools import tune
     (tmp_path / "p.txt").write_text("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 2 -\n")
     assert tune.main([str(tmp_path / "p.txt")]) == 1
