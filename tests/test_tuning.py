@@ -385,7 +385,9 @@ def test_tuner_refuses_bad_input(tmp_path, capsys):
     need_module("scipy")
     from tools import tune
     (tmp_path / "p.txt").write_text("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 2 -\n")
-    assert tune.main([str(tmp_path / "p.txt")]) == 1
+    with pytest.raises(SystemExit) as refused:
+        tune.main([str(tmp_path / "p.txt")])
+    assert refused.value.code == 2
     assert "result must be 1, 0.5 or 0" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         tune.main([str(tmp_path / "p.txt"), "--freeze", "attack_weight"])

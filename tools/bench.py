@@ -25,7 +25,6 @@
 Machines here are noisy, so every figure is reported as a ratio against
 Fairy-Stockfish run moments earlier on the same machine.
 """
-import argparse
 import re
 import shutil
 import statistics
@@ -35,11 +34,16 @@ import time
 
 from engine.board import START_FEN, Board
 from engine.search import Searcher
+from tools.cli import ArgumentParser, integer, real
 
 # The book's plain alpha-beta from the start position (evaluated nodes).
 BOOK_NODES = {4: 150_480, 5: 5_574_794}
 
 FAIRY_CANDIDATES = ["fairy-stockfish", "/usr/games/fairy-stockfish"]
+
+# The engine's own limits: its deepest search (protocol/uci.py), its Hash and
+# Threads options (protocol/options.py).
+MAX_DEPTH, MAX_HASH, MAX_THREADS = 100, 4096, 256
 
 
 def find_fairy(path=None):
@@ -424,48 +428,72 @@ def bench_latency(args):
     return 0
 
 
+def check_fairy(parser, path):
+    """Fail unless an explicit --fairy is a program that answers UCI (one
+    that is not would leave a benchmark waiting for its answer forever)."""
+    binary = shutil.which(path)
+    if not binary:
+        parser.error(f"--fairy {path}: not an executable program")
+    try:
+        answer = subprocess.run([binary], input="uci\nquit\n", capture_output=True, text=True,
+                                timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        parser.error(f"--fairy {path}: {e}")
+    if "uciok" not in answer:
+        parser.error(f"--fairy {path}: does not answer uci with uciok")
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tuong-bench", description="speed benchmarks")
+    depth, count, ms = integer(1, MAX_DEPTH), integer(1), integer(1)
+    hash_mb = integer(1, MAX_HASH)
+    parser = ArgumentParser(prog="tuong-bench", description="speed benchmarks")
     sub = parser.add_subparsers(dest="what", required=True)
     perft = sub.add_parser("perft", help="perft from the start position vs Fairy-Stockfish")
-    perft.add_argument("--depth", type=int, default=5)
-    perft.add_argument("--repeat", type=int, default=3)
+    perft.add_argument("--depth", type=depth, default=5)
+    perft.add_argument("--repeat", type=count, default=3)
     perft.add_argument("--fairy", help="path of the fairy-stockfish binary")
     perft.set_defaults(run=bench_perft)
     search = sub.add_parser("search", help="search speed vs Fairy-Stockfish")
-    search.add_argument("--movetime", type=int, default=1000, help="ms per bench position")
-    search.add_argument("--depth", type=int, default=16, help="depth to time from the start")
-    search.add_argument("--time-limit", type=float, default=5.0, help="seconds for the depth race")
-    search.add_argument("--hash", type=int, default=64, help="MB of hash for both engines")
+    search.add_argument("--movetime", type=ms, default=1000, help="ms per bench position")
+    search.add_argument("--depth", type=depth, default=16, help="depth to time from the start")
+    search.add_argument("--time-limit", type=real(0, strict=True), default=5.0,
+                        help="seconds for the depth race")
+    search.add_argument("--hash", type=hash_mb, default=64, help="MB of hash for both engines")
     search.add_argument("--fairy", help="path of the fairy-stockfish binary")
     search.set_defaults(run=bench_search)
     mates = sub.add_parser("mates", help="forced mates found at a node budget vs Fairy-Stockfish")
-    mates.add_argument("--nodes", type=int, default=100_000, help="node budget per position")
-    mates.add_argument("--movetime", type=int, help="a time per position (ms) instead of nodes")
+    mates.add_argument("--nodes", type=count, default=100_000, help="node budget per position")
+    mates.add_argument("--movetime", type=ms, help="a time per position (ms) instead of nodes")
     mates.add_argument("--fairy", help="path of the fairy-stockfish binary")
     mates.set_defaults(run=bench_mates)
     latency = sub.add_parser("latency", help="isready/stop answer times vs Fairy-Stockfish")
-    latency.add_argument("--rounds", type=int, default=20)
+    latency.add_argument("--rounds", type=count, default=20)
     latency.add_argument("--fairy", help="path of the fairy-stockfish binary")
     latency.set_defaults(run=bench_latency)
     ebf = sub.add_parser("ebf", help="effective branching factor vs Fairy-Stockfish")
-    ebf.add_argument("--depth", type=int, default=16, help="deepest depth")
-    ebf.add_argument("--low", type=int, default=10, help="first depth of the range")
-    ebf.add_argument("--hash", type=int, default=64, help="MB of hash for both engines")
+    ebf.add_argument("--depth", type=depth, default=16, help="deepest depth")
+    ebf.add_argument("--low", type=depth, default=10, help="first depth of the range")
+    ebf.add_argument("--hash", type=hash_mb, default=64, help="MB of hash for both engines")
     ebf.add_argument("--fairy", help="path of the fairy-stockfish binary")
     ebf.set_defaults(run=bench_ebf)
     nodes = sub.add_parser("nodes", help="node counts to a fixed depth (the search's signature)")
-    nodes.add_argument("--depth", type=int, default=9)
-    nodes.add_argument("--positions", type=int, default=6, help="how many of bench.txt's positions")
-    nodes.add_argument("--hash", type=int, default=16, help="MB of hash")
+    nodes.add_argument("--depth", type=depth, default=9)
+    nodes.add_argument("--positions", type=count, default=6,
+                       help="how many of bench.txt's positions")
+    nodes.add_argument("--hash", type=hash_mb, default=16, help="MB of hash")
     nodes.set_defaults(run=bench_nodes)
     threads = sub.add_parser("threads", help="nodes/s and time to depth, 1 thread vs N")
-    threads.add_argument("--threads", type=int, default=2)
-    threads.add_argument("--movetime", type=int, default=2000, help="ms per bench position")
-    threads.add_argument("--depth", type=int, default=14, help="depth to time")
-    threads.add_argument("--hash", type=int, default=64, help="MB of hash")
+    threads.add_argument("--threads", type=integer(1, MAX_THREADS), default=2)
+    threads.add_argument("--movetime", type=ms, default=2000, help="ms per bench position")
+    threads.add_argument("--depth", type=depth, default=14, help="depth to time")
+    threads.add_argument("--hash", type=hash_mb, default=64, help="MB of hash")
     threads.set_defaults(run=bench_threads)
     args = parser.parse_args(argv)
+    command = sub.choices[args.what]
+    if args.what == "ebf" and args.low >= args.depth:
+        command.error(f"--low ({args.low}) must be below --depth ({args.depth})")
+    if getattr(args, "fairy", None):
+        check_fairy(command, args.fairy)
     return args.run(args)
 
 

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from tools import match, pgn
+from tools.cli import ArgumentParser, check_cluster, integer, real
 from tools.referee import Game, MoveRecord
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,7 +156,7 @@ def bench_match(args):
                 proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
                 elapsed, cpu = time.perf_counter() - start, _children_cpu() - cpu
                 if proc.returncode != 0:
-                    print(proc.stdout[-2000:], proc.stderr[-2000:], file=sys.stderr)
+                    sys.stderr.write(proc.stdout[-2000:] + proc.stderr[-2000:])
                     return 1
                 games, terminations, checked = _check_pgn(out)
                 rate = 3600 * len(games) / elapsed
@@ -176,8 +177,8 @@ def bench_match(args):
 def _game(text):
     label, _, seconds = text.partition("=")
     try:
-        return label, float(seconds)
-    except ValueError:
+        return label, real(0, strict=True)(seconds)
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"expected LABEL=SECONDS, got {text!r}") from None
 
 
@@ -186,24 +187,38 @@ def main(argv=None):
     options = []
     if "--" in argv:
         argv, options = argv[:argv.index("--")], argv[argv.index("--") + 1:]
-    parser = argparse.ArgumentParser(prog="tuong-cluster-bench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = ArgumentParser(prog="tuong-cluster-bench", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="what", required=True)
     overhead = sub.add_parser("overhead", help="scheduler cost per game, with stand-in games")
-    overhead.add_argument("--tasks", type=int, default=2000)
-    overhead.add_argument("--latency", type=int, default=200)
+    overhead.add_argument("--tasks", type=integer(1), default=2000)
+    overhead.add_argument("--latency", type=integer(1), default=200)
     overhead.add_argument("--cluster", default="local:2")
     overhead.add_argument("--game", type=_game, action="append", default=[],
                           help="LABEL=SECONDS: a worker's wall seconds per game")
     overhead.set_defaults(run=bench_overhead)
     play = sub.add_parser("match", help="-concurrency N against -cluster local:N, ABAB")
-    play.add_argument("--games", type=int, default=40)
-    play.add_argument("--workers", type=int, default=2)
-    play.add_argument("--repeat", type=int, default=2)
+    play.add_argument("--games", type=integer(1), default=40)
+    play.add_argument("--workers", type=integer(1), default=2)
+    play.add_argument("--repeat", type=integer(1), default=2)
     play.set_defaults(run=bench_match)
     args = parser.parse_args(argv)
     args.options = options
-    return args.run(args)
+    command = sub.choices[args.what]
+    if args.what == "overhead":
+        check_cluster(command, args.cluster, "--cluster")
+    elif options:
+        try:
+            match.parse_args([*options, "-games", str(args.games)])
+        except match.UsageError as e:
+            command.error(f"tuong-match options: {str(e) or 'bad arguments'}")
+    try:
+        return args.run(args)
+    except match.UsageError as e:                   # no Dask: found before any work
+        command.error(e)
+    except match.Fatal as e:                        # no scheduler at the address
+        print(f"{command.prog}: {e}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

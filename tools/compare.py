@@ -22,11 +22,13 @@ out.
 """
 import argparse
 import csv
+import os
 import sys
 
 from engine.compare import Comparison
 from engine.games import GAMES
 from engine.game import MATE_SCORE, MATE_SCORE_BOUND
+from tools.cli import ArgumentParser, check_output, integer, real
 
 # (label, algorithm, table, ordering): minimax visits every node however it
 # is ordered, so ordering is left out for it.
@@ -158,27 +160,35 @@ def plot(rows, path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tuong-compare", description=__doc__.split("\n\n")[1],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = ArgumentParser(prog="tuong-compare", description=__doc__.split("\n\n")[1],
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default=",".join(POSITIONS),
                         help="comma-separated: xiangqi,tictactoe,dodgem,queens")
-    parser.add_argument("--max-depth", type=int, default=5, help="deepest depth (default 5)")
-    parser.add_argument("--budget", type=float, default=20.0,
+    parser.add_argument("--max-depth", type=integer(1), default=5,
+                        help="deepest depth (default 5)")
+    parser.add_argument("--budget", type=real(0, strict=True), default=20.0,
                         help="seconds an algorithm may spend on one depth (default 20)")
     parser.add_argument("--plot", metavar="FILE.png", help="write a plot of nodes against depth")
     parser.add_argument("--csv", metavar="FILE", help="write the rows as CSV")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = [g for g in games if g not in POSITIONS]
-    if unknown:
-        parser.error(f"unknown game(s) {', '.join(unknown)}; choose from {', '.join(POSITIONS)}")
-    if args.max_depth < 1 or args.budget <= 0:
-        parser.error("--max-depth must be at least 1 and --budget positive")
+    if unknown or not games:
+        parser.error(f"--games {args.games!r}: choose from {', '.join(POSITIONS)}")
     if args.plot:
         try:
-            import matplotlib  # noqa: F401
+            from matplotlib.backend_bases import FigureCanvasBase
         except ImportError:
             parser.error("--plot needs matplotlib: pip install 'tuong[plot]'")
+        # The name's extension says the format (none: png).
+        kind = os.path.splitext(args.plot)[1][1:].lower()
+        formats = FigureCanvasBase.get_supported_filetypes()
+        if kind and kind not in formats:
+            parser.error(f"--plot {args.plot}: matplotlib writes .{', .'.join(formats)}, "
+                         f"not .{kind}")
+    for option, path in (("--csv", args.csv), ("--plot", args.plot)):
+        if path:
+            check_output(parser, path, option)
     rows, mismatches = measure(games, args.max_depth, args.budget)
     print()
     print(TEXT_FIGURES)

@@ -25,6 +25,7 @@ import shutil
 import sys
 
 from tools import doc_parser, match
+from tools.cli import HIGHEST, check_cluster, check_input, check_output, integer, real
 
 
 def engine_command():
@@ -76,37 +77,58 @@ def main(argv=None):
     parser = doc_parser("tuong-datagen", __doc__)
     parser.add_argument("--openings", required=True, help="EPD openings (tuong-openings)")
     parser.add_argument("--pgnout", required=True, help="PGN file the games are appended to")
-    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--games", type=integer(1), default=1000)
     limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--nodes", type=int, default=5000, help="engine A's nodes a move")
-    limit.add_argument("--depth", type=int, help="engine A's depth (B: one more)")
-    parser.add_argument("--spread", type=float, default=0.25,
+    limit.add_argument("--nodes", type=integer(1), default=5000, help="engine A's nodes a move")
+    limit.add_argument("--depth", type=integer(1, 99), help="engine A's depth (B: one more)")
+    parser.add_argument("--spread", type=real(0), default=0.25,
                         help="engine B searches (1 + this) x A's nodes (default 0.25)")
-    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--concurrency", type=integer(1), default=1)
     parser.add_argument("--seed", type=int, default=1, help="the order of the openings")
     parser.add_argument("--engine", help="command that starts tuong (default: tuong)")
-    parser.add_argument("--hash", type=int, default=16)
+    parser.add_argument("--hash", type=integer(1, 4096), default=16)
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a UCI option for both engines, e.g. EvalFile=/path/w.json")
     parser.add_argument("--resign", type=_numbers(2), default="4,1000",
                         help="MOVES,CP (or off): adjudicated loss (default 4,1000)")
     parser.add_argument("--draw", type=_numbers(3), default="60,10,10",
                         help="FROM_MOVE,MOVES,CP (or off): adjudicated draw (default 60,10,10)")
-    parser.add_argument("--maxplies", type=int, default=300)
+    parser.add_argument("--maxplies", type=integer(1), default=300)
     parser.add_argument("--dry-run", action="store_true",
                         help="print the tuong-match command and stop")
     args, unknown = parser.parse_known_args(argv)
-    if args.games < 1 or args.concurrency < 1 or args.nodes < 1 or \
-            (args.depth is not None and args.depth < 1) or args.spread < 0:
-        parser.error("--games, --concurrency, --nodes and --depth must be at least 1, "
-                     "--spread at least 0")
     if any("=" not in o for o in args.option):
         parser.error("--option needs NAME=VALUE")
+    if round(args.nodes * (1 + args.spread)) > HIGHEST:
+        parser.error(f"--nodes x (1 + --spread) must be at most {HIGHEST}")
     command = match_argv(args, unknown + extra)
+    if not args.dry_run:
+        # Files and the engine only for a real run: a dry run may be
+        # preparing a command for another machine.
+        check(parser, args, command)
     print("tuong-match " + " ".join(shlex.quote(a) for a in command), flush=True)
     if args.dry_run:
         return 0
     return match.main(command)
+
+
+def check(parser, args, command):
+    """Fail now, not when tuong-match starts, on what it would refuse."""
+    check_input(parser, args.openings, "--openings")
+    check_output(parser, args.pgnout, "--pgnout")
+    if args.engine:
+        try:
+            program = shlex.split(args.engine)[0]
+        except (ValueError, IndexError):          # unbalanced quotes, or only blanks
+            program = None
+        if not (program and shutil.which(program)):
+            parser.error(f"--engine {args.engine!r}: no such program")
+    try:
+        config = match.parse_args(command)
+    except match.UsageError as e:
+        parser.error(f"tuong-match: {str(e) or 'bad arguments'}")
+    if config.cluster:
+        check_cluster(parser, config.cluster)
 
 
 if __name__ == "__main__":

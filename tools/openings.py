@@ -27,13 +27,23 @@ import time
 
 from engine.board import Board, evaluate, static_exchange_at_least
 from tools import doc_parser
+from tools.cli import check_output, integer, real
+
+MAX_PLIES = 1000          # a walk longer than a game would only run into its end
+# Walks in a row that find only positions already met before generate()
+# gives up: with short walks there are fewer distinct positions than asked.
+GIVE_UP_AFTER = 1000
 
 
 def _plies(text):
     low, _, high = text.partition("-")
-    low, high = int(low), int(high or low)
-    if not 0 <= low <= high:
-        raise argparse.ArgumentTypeError(f"expected N or LOW-HIGH plies, got {text!r}")
+    try:
+        low, high = int(low), int(high or low)
+    except ValueError:
+        low = high = -1
+    if not 0 <= low <= high <= MAX_PLIES:
+        raise argparse.ArgumentTypeError(f"expected N or LOW-HIGH plies (at most {MAX_PLIES}), "
+                                         f"got {text!r}")
     return low, high
 
 
@@ -67,7 +77,7 @@ def generate(count, plies=(6, 12), depth=6, margin=80, seed=1, progress=None, te
     from engine.search import Searcher          # the engine's search, one thread
     rng = random.Random(seed)
     searcher = Searcher(16)
-    kept, seen, tried = [], set(), 0
+    kept, seen, tried, repeats = [], set(), 0, 0
     while len(kept) < count:
         tried += 1
         board = random_line(rng, *plies, temperature)
@@ -75,8 +85,13 @@ def generate(count, plies=(6, 12), depth=6, margin=80, seed=1, progress=None, te
             continue
         key = " ".join(board.fen().split()[:2])
         if key in seen:
+            repeats += 1
+            if repeats >= GIVE_UP_AFTER:
+                raise ValueError(f"only {len(kept)} of {count} openings found: walks of "
+                                 f"{plies[0]}-{plies[1]} plies keep repeating positions")
             continue
         seen.add(key)
+        repeats = 0
         searcher.clear()
         result = searcher.search(board, depth=depth)
         if result.mate is not None or result.score is None or abs(result.score) > margin:
@@ -97,29 +112,35 @@ def write_epd(lines, out):
 def main(argv=None):
     parser = doc_parser("tuong-openings", __doc__)
     parser.add_argument("-o", "--output", required=True, help="EPD file to write ('-': stdout)")
-    parser.add_argument("--count", type=int, default=2000, help="openings (default 2000)")
+    parser.add_argument("--count", type=integer(1), default=2000, help="openings (default 2000)")
     parser.add_argument("--plies", type=_plies, default=(6, 12), help="walk length (default 6-12)")
-    parser.add_argument("--depth", type=int, default=6, help="check search depth (default 6)")
-    parser.add_argument("--margin", type=int, default=80,
+    parser.add_argument("--depth", type=integer(1), default=6,
+                        help="check search depth (default 6)")
+    parser.add_argument("--margin", type=integer(0), default=80,
                         help="keep |score| <= this many centipawns (default 80)")
-    parser.add_argument("--temperature", type=float, default=40,
+    parser.add_argument("--temperature", type=real(0, strict=True), default=40,
                         help="centipawns: how far from the best static move a pick strays "
                              "(default 40)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    if args.count < 1 or args.depth < 1 or args.margin < 0 or args.temperature <= 0:
-        parser.error("--count and --depth must be at least 1, --margin at least 0, "
-                     "--temperature above 0")
-    start = time.monotonic()
+    check_output(parser, args.output, "-o")
+    start, shown = time.monotonic(), False
 
     def progress(kept, tried):
+        nonlocal shown
         if kept % 100 == 0 or kept == args.count:
+            shown = True
             print(f"\r{kept}/{args.count} openings ({tried} walks tried, "
                   f"{time.monotonic() - start:.0f} s)", end="", file=sys.stderr, flush=True)
 
-    lines = generate(args.count, args.plies, args.depth, args.margin, args.seed, progress,
-                     args.temperature)
-    print(file=sys.stderr)
+    try:
+        lines = generate(args.count, args.plies, args.depth, args.margin, args.seed, progress,
+                         args.temperature)
+    except ValueError as e:
+        parser.error(e)
+    finally:
+        if shown:
+            print(file=sys.stderr)          # ends the progress line
     if args.output == "-":
         write_epd(lines, sys.stdout)
     else:

@@ -25,6 +25,7 @@ import sys
 
 from engine.board import Board, winning_capture
 from tools import doc_parser, pgn
+from tools.cli import check_input, check_output, integer
 
 RESULT_FOR_RED = {"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}
 # How a game may end for its result to count; the last two were not played out.
@@ -106,12 +107,15 @@ def main(argv=None):
     parser = doc_parser("tuong-positions", __doc__)
     parser.add_argument("pgn", nargs="+", help="PGN files (tuong-match / tuong-datagen output)")
     parser.add_argument("-o", "--output", required=True, help="positions file (.gz: compressed)")
-    parser.add_argument("--skip-plies", type=int, default=4,
+    parser.add_argument("--skip-plies", type=integer(0), default=4,
                         help="plies left out at the start of each game (default 4)")
-    parser.add_argument("--end-plies", type=int, default=10,
+    parser.add_argument("--end-plies", type=integer(0), default=10,
                         help="plies left out at the end of adjudicated games (default 10)")
-    parser.add_argument("--limit", type=int, help="stop after this many positions")
+    parser.add_argument("--limit", type=integer(1), help="stop after this many positions")
     args = parser.parse_args(argv)
+    for path in args.pgn:
+        check_input(parser, path)
+    check_output(parser, args.output, "-o")
     extractor = Extractor(args.skip_plies, args.end_plies)
     written = 0
     with open_text(args.output, "w") as out:
@@ -119,9 +123,10 @@ def main(argv=None):
             try:
                 with open_text(path, "r") as f:
                     games = pgn.read_annotated_games(f.read())
-            except (OSError, ValueError) as err:
-                print(f"tuong-positions: {path}: {err}", file=sys.stderr)
-                return 1
+            except UnicodeDecodeError as err:
+                parser.error(f"{path}: not UTF-8 text (byte {err.start}: {err.reason})")
+            except (OSError, EOFError, ValueError) as err:
+                parser.error(f"{path}: {getattr(err, 'strerror', None) or err}")
             for number, game in enumerate(games, 1):
                 try:
                     for line in extractor.game(*game):

@@ -19,6 +19,7 @@ and bounds, Elo with its error, verdict, and the two revisions.
 import argparse
 import datetime
 import hashlib
+import math
 import os
 import pathlib
 import shutil
@@ -27,6 +28,8 @@ import sys
 import tempfile
 
 from tools import match
+from tools.cli import ArgumentParser, check_output, integer
+from tools.referee import TimeControl
 from tools.sprt import elo_estimate
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -103,37 +106,31 @@ def log_row(path, change, tc, stats, sprt, decision, test_label, base_label):
     return row
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tuong-sprt", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--change", required=True, help="what the test build changes")
-    parser.add_argument("--test", default=".", help="revision under test (default: the working tree)")
-    parser.add_argument("--base", default="main", help="revision to beat (default: main)")
-    parser.add_argument("--tc", default="4+0.04", help="time control (default 4+0.04)")
-    parser.add_argument("--nodes", type=int,
-                        help="a fixed node budget per move instead of a clock (for changes "
-                             "that leave both the time per node and what a node is alone, "
-                             "such as move ordering: faster, and blind to the machine's "
-                             "load; not for pruning, whose skipped moves are not nodes, so "
-                             "the same budget buys more depth)")
-    parser.add_argument("--elo0", type=float, default=0.0)
-    parser.add_argument("--elo1", type=float, default=5.0)
-    parser.add_argument("--alpha", type=float, default=0.05)
-    parser.add_argument("--beta", type=float, default=0.05)
-    parser.add_argument("--games", type=int, default=4000, help="stop after this many games")
-    parser.add_argument("--concurrency", type=int, default=2)
-    parser.add_argument("--openings", help="opening book (default: tuong-match's)")
-    parser.add_argument("--hash", type=int, default=16, help="Hash MB of both engines")
-    parser.add_argument("--option", action="append", default=[],
-                        help="NAME=VALUE for the test build (repeatable)")
-    parser.add_argument("--base-option", action="append", default=[],
-                        help="NAME=VALUE for the base build (repeatable)")
-    parser.add_argument("--pgnout", help="write the games here too")
-    parser.add_argument("--log", default=str(DEFAULT_LOG), help="the testing log to append to")
-    parser.add_argument("--no-log", action="store_true", help="do not write the log")
-    args = parser.parse_args(argv)
+def _time_control(text):
+    """--tc: BASE+INC in seconds (BASE may be M:SS), as tuong-match reads it."""
+    try:
+        tc = TimeControl.parse({"tc": text})
+        good = tc.base > 0 and tc.inc >= 0 and math.isfinite(tc.base + tc.inc)
+    except ValueError:
+        good = False
+    if not good:
+        raise argparse.ArgumentTypeError(f"expected BASE+INC in seconds, e.g. 4+0.04, "
+                                         f"got {text!r}")
+    return text
 
-    test_dir, test_label = build(args.test)
-    base_dir, base_label = build(args.base)
+
+def _is_commit(rev):
+    if rev.startswith("-"):                  # an option to git, not a revision
+        return False
+    try:
+        return subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                              cwd=ROOT, capture_output=True).returncode == 0
+    except OSError:                          # no git
+        return False
+
+
+def match_argv(args, test_dir, base_dir):
+    """tuong-match's arguments for the two builds."""
     command = f"{sys.executable} -m protocol"
     argv = ["-engine", "name=test", f"cmd={command}", f"dir={test_dir}",
             *[f"option.{o}" for o in args.option],
@@ -143,17 +140,70 @@ def main(argv=None):
             f"option.Hash={args.hash}",
             "-games", str(args.games), "-concurrency", str(args.concurrency),
             "-sprt", f"elo0={args.elo0}", f"elo1={args.elo1}", f"alpha={args.alpha}",
-            f"beta={args.beta}"]
-    if args.openings:
-        argv += ["-openings", f"file={args.openings}", "order=random"]
-    else:
-        argv += ["-openings", f"file={match.DEFAULT_OPENINGS}", "order=random"]
+            f"beta={args.beta}",
+            "-openings", f"file={args.openings or match.DEFAULT_OPENINGS}", "order=random"]
     if args.pgnout:
         argv += ["-pgnout", args.pgnout]
+    return argv
+
+
+def main(argv=None):
+    parser = ArgumentParser(prog="tuong-sprt", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--change", required=True, help="what the test build changes")
+    parser.add_argument("--test", default=".", help="revision under test (default: the working tree)")
+    parser.add_argument("--base", default="main", help="revision to beat (default: main)")
+    parser.add_argument("--tc", type=_time_control, default="4+0.04",
+                        help="time control (default 4+0.04)")
+    parser.add_argument("--nodes", type=integer(1),
+                        help="a fixed node budget per move instead of a clock (for changes "
+                             "that leave both the time per node and what a node is alone, "
+                             "such as move ordering: faster, and blind to the machine's "
+                             "load; not for pruning, whose skipped moves are not nodes, so "
+                             "the same budget buys more depth)")
+    parser.add_argument("--elo0", type=float, default=0.0)
+    parser.add_argument("--elo1", type=float, default=5.0)
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--games", type=integer(1), default=4000,
+                        help="stop after this many games")
+    parser.add_argument("--concurrency", type=integer(1), default=2)
+    parser.add_argument("--openings", help="opening book (default: tuong-match's)")
+    parser.add_argument("--hash", type=integer(1, 4096), default=16,
+                        help="Hash MB of both engines")
+    parser.add_argument("--option", action="append", default=[],
+                        help="NAME=VALUE for the test build (repeatable)")
+    parser.add_argument("--base-option", action="append", default=[],
+                        help="NAME=VALUE for the base build (repeatable)")
+    parser.add_argument("--pgnout", help="write the games here too")
+    parser.add_argument("--log", default=str(DEFAULT_LOG), help="the testing log to append to")
+    parser.add_argument("--no-log", action="store_true", help="do not write the log")
+    args = parser.parse_args(argv)
+
+    # Everything is checked before the builds, which take minutes.
+    for option, rev in (("--test", args.test), ("--base", args.base)):
+        if not _is_commit("HEAD" if rev == "." else rev):
+            parser.error(f"{option} {rev}: not a commit of the git repository at {ROOT}")
     try:
-        config = match.parse_args(argv)
+        match.parse_args(match_argv(args, ROOT, ROOT))
+    except match.UsageError as e:
+        parser.error(e)
+    if args.pgnout:
+        check_output(parser, args.pgnout, "--pgnout")
+    if not args.no_log:
+        try:
+            pathlib.Path(args.log).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            parser.error(f"--log {args.log}: {e.strerror or e}")
+        check_output(parser, args.log, "--log")
+
+    test_dir, test_label = build(args.test)
+    base_dir, base_label = build(args.base)
+    try:
+        config = match.parse_args(match_argv(args, test_dir, base_dir))
         stats, decision, interrupted = match.run(config)
-    except (match.UsageError, match.Fatal) as e:
+    except match.UsageError as e:
+        parser.error(e)
+    except match.Fatal as e:
         print(f"tuong-sprt: {e}", file=sys.stderr)
         return 1
     print(match.final_report(config, stats, decision))
@@ -163,7 +213,6 @@ def main(argv=None):
                       base_label)
         print(f"logged to {args.log}:\n{row}", end="")
     return 130 if interrupted else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

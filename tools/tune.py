@@ -36,12 +36,22 @@ import time
 from engine import weights as W
 from engine.board import MAX_FEATURES_PER_POSITION, Board, evaluate, trace_fens
 from tools import doc_parser
+from tools.cli import check_input, check_output, integer, real
 
 CHUNK = 20000          # positions traced at a time (bounds the scratch memory)
 
 
 def read_positions(path, limit=None):
     """(fens, results, scores): scores are NaN where none was recorded."""
+    try:
+        return _read_positions(path, limit)
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not UTF-8 text (byte {err.start}: {err.reason})") from None
+    except (gzip.BadGzipFile, EOFError) as err:
+        raise ValueError(f"{path}: {err}") from None
+
+
+def _read_positions(path, limit):
     opener = gzip.open if str(path).endswith(".gz") else open
     fens, results, scores = [], [], []
     with opener(path, "rt", encoding="utf-8") as f:
@@ -252,16 +262,18 @@ def main(argv=None):
     parser.add_argument("positions", help="positions file (tuong-positions)")
     parser.add_argument("-o", "--output", help="weights file to write")
     parser.add_argument("--weights", help="starting weights (default: engine/weights.json)")
-    parser.add_argument("--validation", type=float, default=0.1,
+    parser.add_argument("--validation", type=real(0), default=0.1,
                         help="share held out (default 0.1)")
-    parser.add_argument("--lambda", dest="lambda_", type=float, default=0.0, metavar="L",
+    parser.add_argument("--lambda", dest="lambda_", type=real(0), default=0.0, metavar="L",
                         help="weight of the recorded score in the target (default 0)")
-    parser.add_argument("--l2", type=float, default=0.001,
+    parser.add_argument("--l2", type=real(0), default=0.001,
                         help="pull toward the starting weights (default 0.001)")
-    parser.add_argument("--iterations", type=int, default=300)
-    parser.add_argument("--report", type=int, default=10, help="print every N iterations (0: never)")
-    parser.add_argument("--seed", type=int, default=1, help="the validation split")
-    parser.add_argument("--limit", type=int, help="read at most this many positions")
+    parser.add_argument("--iterations", type=integer(1), default=300)
+    parser.add_argument("--report", type=integer(0), default=10,
+                        help="print every N iterations (0: never)")
+    parser.add_argument("--seed", type=integer(0, 2**32 - 1), default=1,
+                        help="the validation split")
+    parser.add_argument("--limit", type=integer(1), help="read at most this many positions")
     parser.add_argument("--anchor", metavar="PIECE=VALUE",
                         help="rescale the fitted weights so that PIECE (A B N R C P) is worth "
                              "VALUE, e.g. R=900: the loss does not change, the search's "
@@ -280,19 +292,23 @@ def main(argv=None):
     bad = [k for k in args.freeze if k not in W.SPANS]
     if bad:
         parser.error(f"--freeze: {bad[0]!r} is not a tunable key ({', '.join(W.SPANS)})")
-    if not 0 <= args.validation < 1 or not 0 <= args.lambda_ <= 1 or args.l2 < 0:
-        parser.error("--validation must be in [0, 1), --lambda in [0, 1], --l2 >= 0")
+    if not args.validation < 1 or not args.lambda_ <= 1:
+        parser.error("--validation must be in [0, 1), --lambda in [0, 1]")
+    check_input(parser, args.positions)
+    if args.weights:
+        check_input(parser, args.weights, "--weights")
+    if args.output:
+        check_output(parser, args.output, "-o")
     try:
         import numpy  # noqa: F401
         import scipy  # noqa: F401
     except ImportError:
-        print("tuong-tune needs numpy and scipy: pip install -e '.[tune]'", file=sys.stderr)
-        return 2
+        parser.error("needs numpy and scipy: pip install -e '.[tune]'")
     try:
         tune(args, out=lambda line: print(line, flush=True))
     except (OSError, ValueError) as err:
-        print(f"tuong-tune: {err}", file=sys.stderr)
-        return 1
+        # A bad positions or weights file, found as it is read (before the fit).
+        parser.error(err)
     return 0
 
 

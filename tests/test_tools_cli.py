@@ -1,0 +1,103 @@
+"""Every command-line tool answers bad arguments with one line on stderr and
+exit status 2: no traceback, no usage block, no hang, and no long work
+first (each case would take minutes, or forever, if it were not refused
+at once). Each runs as a real process, as a user would start it."""
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
+GAME = f"""[Event "t"]
+[Result "1/2-1/2"]
+[Termination "repetition"]
+
+1. h2e2 h9g7 1/2-1/2
+"""
+MATCH = ["-engine", "cmd=a", "depth=1", "-engine", "cmd=b", "depth=1"]
+
+# (tool module, arguments): {tmp} is a directory holding the files above.
+CASES = [
+    ("perft", ["startpos", "x"]),
+    ("perft", ["startpos", "99999999999"]),
+    ("perft", ["startpos", "4", "--bogus"]),
+    ("bench", []),
+    ("bench", ["perft", "--depth", "1", "--repeat", "1", "--fairy", "/nonexistent"]),
+    ("bench", ["perft", "--depth", "1", "--repeat", "0"]),
+    ("bench", ["nodes", "--depth", "-1", "--positions", "1"]),
+    ("bench", ["nodes", "--depth", "1", "--positions", "-3"]),
+    ("bench", ["nodes", "--hash", "x"]),
+    ("bench", ["ebf", "--depth", "2", "--low", "2"]),
+    ("bench", ["latency", "--rounds", "0"]),
+    ("compare", ["--games", "queens", "--max-depth", "1", "--csv", "/nonexistent/x.csv"]),
+    ("compare", ["--games", "queens", "--max-depth", "1", "--plot", "/nonexistent/x.png"]),
+    ("compare", ["--games", "queens", "--max-depth", "1", "--csv", "{tmp}"]),
+    ("compare", ["--games", "queens", "--max-depth", "1", "--budget", "nan"]),
+    ("compare", ["--games", ","]),
+    ("sprt_runner", ["--change", "x", "--test", "nonexistentrev"]),
+    ("sprt_runner", ["--change", "x", "--test", "HEAD", "--base", "HEAD", "--tc", "garbage"]),
+    ("sprt_runner", ["--change", "x", "--test", "HEAD", "--base", "HEAD",
+                     "--pgnout", "/nonexistent/x.pgn"]),
+    ("sprt_runner", ["--change", "x", "--test", "HEAD", "--base", "HEAD", "--elo1", "-5"]),
+    ("openings", ["-o", "/nonexistent/x.epd", "--count", "1", "--depth", "1"]),
+    ("openings", ["-o", "{tmp}/o.epd", "--plies", "x"]),
+    ("openings", ["-o", "{tmp}/o.epd", "--plies", "0", "--count", "2", "--depth", "1"]),
+    ("positions", ["{tmp}/missing.pgn", "-o", "{tmp}/out.txt"]),
+    ("positions", ["{tmp}/games.pgn", "-o", "/nonexistent/x.txt"]),
+    ("positions", ["{tmp}/games.pgn", "-o", "{tmp}"]),
+    ("positions", ["{tmp}/binary.pgn", "-o", "{tmp}/out.txt"]),
+    ("positions", ["{tmp}", "-o", "{tmp}/out.txt"]),
+    ("positions", ["{tmp}/games.pgn", "-o", "{tmp}/out.txt", "--limit", "-1"]),
+    ("tune", ["{tmp}/missing.txt"]),
+    ("tune", ["{tmp}/malformed.txt"]),
+    ("tune", ["{tmp}/positions.txt", "-o", "/nonexistent/w.json"]),
+    ("tune", ["{tmp}/positions.txt", "--l2", "nan"]),
+    ("datagen", ["--openings", "{tmp}/o.epd", "--pgnout", "{tmp}/g.pgn", "--games", "0"]),
+    ("datagen", ["--openings", "{tmp}/o.epd", "--pgnout", "{tmp}/g.pgn",
+                 "--", "-cluster", "bogus"]),
+    ("datagen", ["--openings", "{tmp}/missing.epd", "--pgnout", "{tmp}/g.pgn"]),
+    ("cluster_bench", ["overhead", "--cluster", "bogus", "--tasks", "1"]),
+    ("cluster_bench", ["overhead", "--tasks", "0"]),
+    ("cluster_bench", ["match", "--workers", "0"]),
+    ("cluster_bench", ["match", "--", "-bogus"]),
+    ("match", [*MATCH, "-openings", "plies=x"]),
+    # The log opens first: it must be closed again (-W turns a leak into more stderr).
+    ("match", [*MATCH, "-openings", "plies=x", "-log", "{tmp}/m.log",
+               "-pgnout", "/nonexistent/dir/x.pgn"]),
+    ("match", [*MATCH, "-log", "{tmp}/m.log", "-pgnout", "/nonexistent/dir/x.pgn"]),
+]
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "games.pgn").write_text(GAME)
+    (tmp_path / "binary.pgn").write_bytes(b"\xff\xfe[Event \x81]\n")
+    (tmp_path / "malformed.txt").write_text(f"{START} w 2 -\n")
+    (tmp_path / "positions.txt").write_text(f"{START} w 1 -\n{START} w 0 -\n{START} w 0.5 -\n")
+    (tmp_path / "o.epd").write_text(f'{START} w - - id "o1";\n')
+    return tmp_path
+
+
+@pytest.mark.parametrize("tool, args", CASES, ids=[f"{t}:{' '.join(a)}" for t, a in CASES])
+def test_bad_arguments_get_one_line_and_status_2(tool, args, files):
+    argv = [a.format(tmp=files) for a in args]
+    # A build would take minutes: none may start, and none in the real cache.
+    env = {**os.environ, "TUONG_BUILDS": str(files / "builds")}
+    proc = subprocess.run([sys.executable, "-W", "error::ResourceWarning", "-m", f"tools.{tool}",
+                           *argv], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=30)
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].strip(), proc.stderr
+    assert proc.returncode == 2, proc.stderr
+    assert not (files / "builds").exists()
+
+
+@pytest.mark.parametrize("tool", ["perft", "bench", "compare", "sprt_runner", "openings",
+                                  "positions", "tune", "datagen", "cluster_bench"])
+def test_help_is_still_the_full_help(tool):
+    proc = subprocess.run([sys.executable, "-m", f"tools.{tool}", "--help"], cwd=ROOT,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0 and proc.stdout.startswith("usage:") and not proc.stderr

@@ -1,0 +1,88 @@
+"""What the command-line tools share: a bad argument is one line on stderr,
+`PROG: error: MESSAGE (see PROG --help)`, and exit status 2, found before
+any long work starts (a typo should not cost an hour of computing)."""
+import argparse
+import math
+import os
+import re
+
+HIGHEST = 2**31 - 1       # node counts and milliseconds end up in C ints
+
+# tuong-match's -cluster: local, local:N, or a Dask scheduler's [SCHEME://]HOST:PORT
+# (Dask would answer anything else with a traceback).
+CLUSTER_ADDRESS = re.compile(r"local(:[1-9]\d*)?"
+                             r"|(?!local:)([a-z]+://)?(\[[\w:.%]+\]|[\w.-]+):\d{1,5}")
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, with errors on one line instead of after the usage block
+    (subparsers are made of the same class, so they do the same)."""
+
+    def error(self, message):
+        message = " ".join(str(message).splitlines())
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def integer(low, high=HIGHEST):
+    """An argparse type: an integer in low..high."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected an integer from {low} to {high}, "
+                                             f"got {text!r}")
+        return value
+    return parse
+
+
+def real(low, strict=False):
+    """An argparse type: a finite number >= low (> low if strict)."""
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value < low or (strict and value == low):
+            wanted = f"above {low:g}" if strict else f"at least {low:g}"
+            raise argparse.ArgumentTypeError(f"expected a number {wanted}, got {text!r}")
+        return value
+    return parse
+
+
+def _label(path, option):
+    return f"{option} {path}" if option else str(path)
+
+
+def check_input(parser, path, option=None):
+    """Fail unless `path` is a file that can be read."""
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as e:
+        parser.error(f"{_label(path, option)}: {e.strerror or e}")
+
+
+def check_output(parser, path, option=None):
+    """Fail unless `path` ('-': stdout) can be written, leaving what is
+    there as it was: an existing file is opened for appending, a new one
+    is created and removed again."""
+    if path == "-":
+        return
+    try:
+        if os.path.exists(path):
+            with open(path, "a"):
+                pass
+        else:
+            with open(path, "x"):
+                pass
+            os.remove(path)
+    except OSError as e:
+        parser.error(f"{_label(path, option)}: {e.strerror or e}")
+
+
+def check_cluster(parser, address, option="-cluster"):
+    """Fail unless `address` is one tuong-match's -cluster can use."""
+    if not CLUSTER_ADDRESS.fullmatch(address):
+        parser.error(f"{option} {address}: expected tcp://HOST:PORT, local or local:N")
