@@ -1026,8 +1026,12 @@ cdef class Searcher:
             self._close_helpers()
             raise RuntimeError(f"could only start {started + 1} of {n} threads")
 
-    def _free_workers(self):
+    # The three below free memory that a running search reads: cdef, so no
+    # Python code can call them; only set_threads (refused during a search)
+    # and __dealloc__ do.
+    cdef void _free_workers(self) noexcept:
         """Join the helpers and free every worker's memory."""
+        cdef int i
         self._close_helpers()
         self._free_states()
         for i in range(self.n_threads):
@@ -1038,7 +1042,7 @@ cdef class Searcher:
         self.workers, self.n_threads, self.pool.threads = NULL, 0, NULL
         self.control.node_counts = NULL
 
-    def _close_helpers(self):
+    cdef void _close_helpers(self) noexcept:
         """Stop and join the helper threads (they are parked)."""
         cdef int i, n = self.pool.n_helpers
         if n == 0:
@@ -1052,7 +1056,8 @@ cdef class Searcher:
                 pthread_join(self.pool.threads[i], NULL)
         self.pool.n_helpers = 0
 
-    def _free_states(self):
+    cdef void _free_states(self) noexcept:
+        cdef int i
         for i in range(self.n_threads):
             free(self.workers[i].game)
             free(self.workers[i].continuation)

@@ -19,17 +19,21 @@ from engine.movegen cimport (
 from engine.evaluate cimport evaluate, quick_evaluate
 from engine.see cimport see_ge
 
-# Offsets (to - king + 128) from which a horse could give check, and from
-# which a piece standing on a horse's leg could uncover one.
-cdef unsigned char HORSE_REACH[256]
-cdef unsigned char KING_DIAGONAL[256]
+# Offsets (square - king + REACH_OFFSET) from which a horse could give
+# check, and from which a piece standing on a horse's leg could uncover
+# one. Two board squares differ by at most 9 ranks and 8 files, so by
+# -152..152 on the 16-wide board: the tables cover all of it.
+cdef enum:
+    REACH_OFFSET = 256
+cdef unsigned char HORSE_REACH[2 * REACH_OFFSET]
+cdef unsigned char KING_DIAGONAL[2 * REACH_OFFSET]
 
 
 cdef void init_offsets():
     for d in (33, 31, 18, 14, -14, -18, -31, -33):
-        HORSE_REACH[d + 128] = 1
+        HORSE_REACH[d + REACH_OFFSET] = 1
     for d in (17, 15, -15, -17):
-        KING_DIAGONAL[d + 128] = 1
+        KING_DIAGONAL[d + REACH_OFFSET] = 1
 
 
 init_offsets()
@@ -177,7 +181,7 @@ cdef int xq_may_give_check(void* state, uint16_t move) noexcept nogil:
         return 1
     if (to ^ king) & 15 == 0 or (to ^ king) >> 4 == 0:
         return 1
-    return HORSE_REACH[to - king + 128] | KING_DIAGONAL[frm - king + 128]
+    return HORSE_REACH[to - king + REACH_OFFSET] | KING_DIAGONAL[frm - king + REACH_OFFSET]
 
 
 cdef int xq_capture_value(void* state, uint16_t move) noexcept nogil:

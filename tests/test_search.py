@@ -313,3 +313,12 @@ def test_no_pass_for_a_side_with_few_legal_moves(w3_weights, fen, before):
     there (passing is better than any move) hid these mates in 4 within
     100,000 nodes; the search found only `before`."""
     assert Searcher(16).search(Board(fen), nodes=100_000).mate == 4
+
+
+def test_python_cannot_free_a_searchers_memory():
+    """The methods that free the workers, their states and the helper
+    threads are C-only: Python code cannot pull memory from under a search."""
+    searcher = make_searcher(threads=2)
+    for name in ("_free_workers", "_close_helpers", "_free_states"):
+        assert not hasattr(searcher, name), name
+    assert searcher.search(Board(), depth=3).best          # still searches
