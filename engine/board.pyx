@@ -10,7 +10,8 @@ from engine.position cimport (
     rank_of, clear_position, put_piece, compute_key, compute_score,
     KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, ZOBRIST_SIDE, PIECE_VALUE,
 )
-from engine.movegen cimport is_attacked, perft, IN_PALACE, IN_HALF
+from engine.movegen cimport is_attacked, perft
+from engine.position cimport IN_PALACE, IN_HALF
 from engine.game cimport GameBoard, generate_moves, MAX_MOVES
 from engine.xiangqi cimport XIANGQI_OPS
 from engine.repetition cimport (

@@ -21,7 +21,7 @@ from engine.position cimport (
     Position, RED, BLACK, RED_TAG, BLACK_TAG, EMPTY, OFF, KIND_OF, KING, HORSE, ROOK, CANNON,
     PAWN, PIECE_SQUARE, side_tag, rank_of, file_of, square_at, ORTH, HORSE_LEG, HORSE_JUMP,
 )
-from engine.movegen cimport IN_PALACE, IN_HALF
+from engine.position cimport IN_PALACE, IN_HALF
 from engine import weights as _weights
 
 

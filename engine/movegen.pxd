@@ -17,8 +17,6 @@ cdef struct Legality:
     int in_check
     uint64_t danger[4]        # a bit per square (256 bits: cheap to clear)
 
-cdef uint8_t IN_PALACE[256]
-cdef uint8_t IN_HALF[2][256]     # IN_HALF[side][sq]: on that side's bank
 
 cdef int is_attacked(const Position* p, int sq, int by_side) noexcept nogil
 cdef int in_check(const Position* p) noexcept nogil

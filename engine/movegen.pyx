@@ -7,61 +7,27 @@ from engine.position cimport (
     Position, Move, KIND_OF, OFF, EMPTY, RED, BLACK, KING, ADVISOR, ELEPHANT,
     HORSE, ROOK, CANNON, PAWN, XQ_MAX_MOVES, side_tag, make_move, move_from,
     move_to, rank_of, file_of, make, unmake, ORTH, DIAG_V, DIAG_H, HORSE_LEG, HORSE_JUMP,
+    IN_PALACE, IN_HALF,
 )
-
-
-
-cdef void init_geometry():
-    cdef int sq, f, r
-    for sq in range(256):
-        f = file_of(sq)
-        r = rank_of(sq)
-        on_board = 0 <= f <= 8 and 0 <= r <= 9
-        IN_PALACE[sq] = on_board and 3 <= f <= 5 and (r <= 2 or r >= 7)
-        IN_HALF[RED][sq] = on_board and r <= 4
-        IN_HALF[BLACK][sq] = on_board and r >= 5
-
-
-init_geometry()
+from engine.attack cimport horse_reaching, pawn_reaching, line_attackers
 
 
 cdef int is_attacked(const Position* p, int sq, int by_side) noexcept nogil:
     """Whether a piece of by_side attacks sq (asked for king squares only)."""
     cdef const uint8_t* b = p.board
     cdef int k = 7 * by_side
-    cdef int rook = ROOK + k, cannon = CANNON + k, king = KING + k
-    cdef int horse = HORSE + k, pawn = PAWN + k
-    cdef int i, d, t, leg, kind
+    cdef int i, first, second, kind
     for i in range(4):
-        d = ORTH[i]
-        t = sq + d
-        while b[t] == EMPTY:
-            t += d
-        if b[t] == OFF:
-            continue
-        kind = KIND_OF[b[t]]
-        # A king as the first piece on the file is the "flying general".
-        if kind == rook or kind == king:
+        line_attackers(b, sq, ORTH[i], &first, &second)
+        if first:
+            kind = KIND_OF[b[first]]
+            # A king as the first piece on the file is the "flying general".
+            if kind == ROOK + k or kind == KING + k:
+                return 1
+        if second and KIND_OF[b[second]] == CANNON + k:
             return 1
-        t += d
-        while b[t] == EMPTY:
-            t += d
-        if KIND_OF[b[t]] == cannon:
-            return 1
-    # A horse reaches sq through a leg that is a diagonal neighbour of sq:
-    # for leg = sq + v + h, the horses using it stand at leg + v and leg + h.
-    for i in range(4):
-        leg = sq + DIAG_V[i] + DIAG_H[i]
-        if b[leg] == EMPTY and (KIND_OF[b[leg + DIAG_V[i]]] == horse
-                                or KIND_OF[b[leg + DIAG_H[i]]] == horse):
-            return 1
-    # Pawns attack forward and, once across the river, sideways; a pawn
-    # beside a king in its palace is always across.
-    if KIND_OF[b[sq + (-16 if by_side == RED else 16)]] == pawn:
-        return 1
-    if KIND_OF[b[sq - 1]] == pawn or KIND_OF[b[sq + 1]] == pawn:
-        return 1
-    return 0
+    # Advisors and elephants never leave their own side: no king to attack.
+    return horse_reaching(b, sq, HORSE + k) != 0 or pawn_reaching(b, sq, by_side, PAWN + k) != 0
 
 
 cdef int in_check(const Position* p) noexcept nogil:

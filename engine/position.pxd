@@ -88,6 +88,8 @@ cdef struct Position:
 
 # Tables, filled once at import of position.pyx.
 cdef uint8_t KIND_OF[256]     # cell value -> kind (NO_KIND for EMPTY/OFF)
+cdef uint8_t IN_PALACE[256]   # the nine palace points of either side
+cdef uint8_t IN_HALF[2][256]  # IN_HALF[side][sq]: on that side's bank of the river
 cdef uint64_t ZOBRIST[14][256]
 cdef uint64_t ZOBRIST_SIDE
 # Material + piece-square value of each kind on each square, from Red's side

@@ -32,6 +32,14 @@ cdef void init_tables():
             PIECE_SQUARE[kind][sq] = 0
     global ZOBRIST_SIDE
     ZOBRIST_SIDE = splitmix64(&seed)
+    cdef int f, r, on_board
+    for sq in range(256):
+        f = file_of(sq)
+        r = rank_of(sq)
+        on_board = 0 <= f <= 8 and 0 <= r <= 9
+        IN_PALACE[sq] = on_board and 3 <= f <= 5 and (r <= 2 or r >= 7)
+        IN_HALF[RED][sq] = on_board and r <= 4
+        IN_HALF[BLACK][sq] = on_board and r >= 5
 
 
 init_tables()

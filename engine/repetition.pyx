@@ -25,54 +25,31 @@ from libc.stdint cimport uint8_t, uint16_t
 from engine.position cimport (
     Position, Move, KIND_OF, EMPTY, OFF, RED, BLACK, KING, ADVISOR, ELEPHANT, HORSE, ROOK,
     CANNON, PAWN, side_tag, move_to, move_from, make_move, rank_of, make, unmake,
-    XQ_MAX_MOVES, ORTH, HORSE_LEG, HORSE_JUMP, DIAG_V, DIAG_H,
+    XQ_MAX_MOVES, IN_HALF,
 )
 cdef enum:
     MAX_CYCLE = 256             # longer cycles are judged on checks alone
 
-from engine.movegen cimport (
-    Legality, GEN_CAPTURES, generate, prepare_legality, is_legal, IN_PALACE, IN_HALF,
+from engine.movegen cimport Legality, GEN_CAPTURES, generate, prepare_legality, is_legal
+from engine.attack cimport (
+    advisor_reaches, elephant_reaches, horse_reaches, line_blockers,
 )
-
-
-cdef int line_blockers(const uint8_t* b, int frm, int to) noexcept nogil:
-    """Pieces strictly between frm and to on a rank or file, or -1 if the
-    two squares do not share one."""
-    cdef int d, t, n = 0
-    if frm >> 4 == to >> 4:
-        d = 1 if to > frm else -1
-    elif (frm & 15) == (to & 15):
-        d = 16 if to > frm else -16
-    else:
-        return -1
-    t = frm + d
-    while t != to:
-        n += b[t] != EMPTY
-        t += d
-    return n
 
 
 cdef int piece_attacks(const uint8_t* b, int frm, int to) noexcept nogil:
     """Whether the piece on frm could move to `to` by its own moves (the
     king's safety aside): advisors, elephants, horses, rooks and cannons."""
-    cdef int kind = KIND_OF[b[frm]] % 7, side = KIND_OF[b[frm]] // 7, d, i
+    cdef int kind = KIND_OF[b[frm]] % 7, side = KIND_OF[b[frm]] // 7
     if kind == ROOK:
         return line_blockers(b, frm, to) == 0
     if kind == CANNON:
         return line_blockers(b, frm, to) == 1
     if kind == HORSE:
-        for i in range(8):
-            if frm + HORSE_JUMP[i] == to:
-                return b[frm + HORSE_LEG[i]] == EMPTY
-        return 0
+        return horse_reaches(b, frm, to)
     if kind == ADVISOR:
-        d = to - frm
-        return IN_PALACE[to] and (d == 17 or d == 15 or d == -15 or d == -17)
+        return advisor_reaches(frm, to)
     if kind == ELEPHANT:
-        d = to - frm
-        if not IN_HALF[side][to] or not (d == 34 or d == 30 or d == -30 or d == -34):
-            return 0
-        return b[frm + d // 2] == EMPTY
+        return elephant_reaches(b, frm, to, side)
     return 0
 
 

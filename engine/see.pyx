@@ -6,70 +6,41 @@
 # usually does: it orders and prunes, it does not decide legality.
 
 from engine.position cimport (
-    Position, Move, KIND_OF, EMPTY, OFF, RED, KING, ADVISOR, ELEPHANT, HORSE,
-    ROOK, CANNON, PAWN, PIECE_VALUE, move_from, move_to, rank_of, ORTH, DIAG_V, DIAG_H,
+    Position, Move, KIND_OF, EMPTY, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN,
+    PIECE_VALUE, IN_PALACE, ORTH, move_from, move_to,
 )
-from engine.movegen cimport IN_PALACE, IN_HALF
+from engine.attack cimport (
+    pawn_reaching, advisor_reaching, elephant_reaching, horse_reaching, line_attackers,
+)
 
 # Exchanges are counted in the nominal piece values (engine/position.pxd),
 # never the tuned ones; the king's is above everything, and he takes last.
 
 
-cdef inline int is_kind(const unsigned char* b, int sq, int kind) noexcept nogil:
-    return KIND_OF[b[sq]] == kind
-
-
 cdef int least_attacker(const unsigned char* b, int to, int side) noexcept nogil:
     """The square of side's cheapest piece that can move to `to` on board
     b (kings last), or 0."""
-    cdef int k = 7 * side, i, d, t, leg, forward = 16 if side == RED else -16
+    cdef int k = 7 * side, i, sq, first, second
     cdef int rook = 0, cannon = 0, king = 0
-    # Pawns: from behind, or from beside once across the river (a pawn
-    # beside `to` is across exactly when `to` is on the far bank).
-    if is_kind(b, to - forward, PAWN + k):
-        return to - forward
-    if (rank_of(to) >= 5) == (side == RED):
-        if is_kind(b, to - 1, PAWN + k):
-            return to - 1
-        if is_kind(b, to + 1, PAWN + k):
-            return to + 1
-    if IN_PALACE[to]:
-        for i in range(4):
-            t = to + DIAG_V[i] + DIAG_H[i]
-            if is_kind(b, t, ADVISOR + k):
-                return t
-    # Elephants never cross the river: only a square on their own bank.
-    if IN_HALF[side][to]:
-        for i in range(4):
-            d = DIAG_V[i] + DIAG_H[i]
-            if b[to + d] == EMPTY and is_kind(b, to + 2 * d, ELEPHANT + k):
-                return to + 2 * d
-    # A horse reaches `to` through a leg diagonal to it (see is_attacked).
-    for i in range(4):
-        leg = to + DIAG_V[i] + DIAG_H[i]
-        if b[leg] == EMPTY:
-            if is_kind(b, leg + DIAG_V[i], HORSE + k):
-                return leg + DIAG_V[i]
-            if is_kind(b, leg + DIAG_H[i], HORSE + k):
-                return leg + DIAG_H[i]
+    sq = pawn_reaching(b, to, side, PAWN + k)
+    if sq == 0:
+        sq = advisor_reaching(b, to, ADVISOR + k)
+    if sq == 0:
+        sq = elephant_reaching(b, to, side, ELEPHANT + k)
+    if sq == 0:
+        sq = horse_reaching(b, to, HORSE + k)
+    if sq:
+        return sq
     # Lines: the first piece met may be a rook (or a king next door), the
     # second a cannon.
     for i in range(4):
-        d = ORTH[i]
-        t = to + d
-        while b[t] == EMPTY:
-            t += d
-        if b[t] == OFF:
-            continue
-        if is_kind(b, t, ROOK + k):
-            rook = t
-        elif t == to + d and is_kind(b, t, KING + k) and IN_PALACE[to]:
-            king = t
-        t += d
-        while b[t] == EMPTY:
-            t += d
-        if is_kind(b, t, CANNON + k):
-            cannon = t
+        line_attackers(b, to, ORTH[i], &first, &second)
+        if first and KIND_OF[b[first]] == ROOK + k:
+            rook = first
+        elif first == to + ORTH[i] and KIND_OF[b[first]] == KING + k and IN_PALACE[to]:
+            king = first
+        if second and KIND_OF[b[second]] == CANNON + k:
+            cannon = second
     if cannon:
         return cannon
     if rook:
