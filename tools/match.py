@@ -67,6 +67,7 @@ from pathlib import Path
 
 from engine.board import Board
 from tools import pgn
+from tools.cli import check_cluster
 from tools.referee import Rules, TimeControl
 from tools.runtime import (Aborted, Config, EngineSpec, Fatal, Interrupted, ThreadPool,
                            schedule)
@@ -80,6 +81,14 @@ LIMIT_KEYS = {"tc", "st", "depth", "nodes", "timemargin", "stall"}
 
 class UsageError(Exception):
     pass
+
+
+class _Refuse:
+    """The parser tools.cli's checks report to: its error is a UsageError."""
+
+    @staticmethod
+    def error(message):
+        raise UsageError(message)
 
 
 # -- command line ------------------------------------------------------------
@@ -244,6 +253,7 @@ def _check_cluster(address):
     name, colon, count = address.partition(":")
     if name == "local" and colon and not (count.isdigit() and int(count) >= 1):
         raise UsageError(f"-cluster local:N needs a number of workers, got {address!r}")
+    check_cluster(_Refuse, address)
     if importlib.util.find_spec("distributed") is None:
         raise UsageError("-cluster needs Dask's distributed scheduler: "
                          "pip install 'tuong[cluster]'")
