@@ -21,6 +21,7 @@ distributed = need_module("distributed")
 
 from tools import match, pgn  # noqa: E402
 from tools.cluster import ClusterPool  # noqa: E402
+from tools.runtime import schedule  # noqa: E402
 
 DASK = pathlib.Path(sys.executable).parent / "dask"
 
@@ -114,7 +115,7 @@ def test_a_run_that_never_ends_leaves_no_engines_on_the_workers(cluster):
     client.run(set_lease, 5.0)
     try:
         futures = [client.submit(play_task, "never-ended", config.engines, config.rules, job,
-                                 pure=False) for job in match.schedule(config)]
+                                 pure=False) for job in schedule(config)]
         assert all(result is not None for result in client.gather(futures))
         del futures
         assert fake_processes("--seed 424")             # kept for the run's next game

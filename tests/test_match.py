@@ -21,6 +21,8 @@ from protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeou
                              PlayResult)
 from tools import match, pgn, sprt
 from tools.referee import Player, Rules, TimeControl, play_game
+from tools.runtime import schedule
+from tools.stats import Progress, Stats, final_report
 
 FAKE = str(pathlib.Path(__file__).resolve().parent / "fake_engine.py")
 FAIRY = shutil.which("fairy-stockfish") or shutil.which("/usr/games/fairy-stockfish")
@@ -354,7 +356,7 @@ def test_config_file(tmp_path):
 def test_schedule_pairs_openings_and_colours():
     config = match.parse_args("-engine cmd=a depth=1 -engine cmd=b depth=1 -engine cmd=c "
                               "depth=1 -games 4 -rounds 2 -tournament gauntlet".split())
-    specs = match.schedule(config)
+    specs = schedule(config)
     assert len(specs) == 2 * 2 * 4                           # rounds x encounters x games
     first = [s for s in specs if s.second == 1]
     assert [(s.red, s.black) for s in first[:2]] == [(0, 1), (1, 0)]
@@ -369,7 +371,7 @@ def test_odd_games_per_round_still_alternate_colours_in_pairs(games, rounds):
     opening with colours reversed."""
     config = match.parse_args(f"-engine cmd=a depth=1 -engine cmd=b depth=1 "
                               f"-games {games} -rounds {rounds}".split())
-    specs = match.schedule(config)
+    specs = schedule(config)
     assert len(specs) == games * rounds
     reds = sum(s.red == 0 for s in specs)
     assert abs(reds - (len(specs) - reds)) <= 1
@@ -392,9 +394,9 @@ def test_progress_rewrites_in_place_on_a_terminal():
 
     config = match.parse_args("-engine name=A cmd=a depth=1 -engine name=B cmd=b depth=1 "
                               "-games 4".split())
-    stats, stream = match.Stats(config), Tty()
-    progress = match.Progress(config, stats, 4, stream)
-    for job in match.schedule(config)[:2]:
+    stats, stream = Stats(config), Tty()
+    progress = Progress(config, stats, 4, stream)
+    for job in schedule(config)[:2]:
         g = game(Scripted("c5d5"), Scripted("d8d9"), MATE_IN_1)
         stats.add(job, g)
         progress.update(job.number, job, g)
@@ -467,7 +469,7 @@ def test_forfeits_are_recorded_and_engines_restarted(tmp_path):
     assert all(result in ("1-0", "0-1") for _, _, result in games)
     # the crashing engine crashed again and again: it was restarted each time
     assert sum(tags["Termination"] == "crash" for tags, _, _ in games) >= 3
-    report = match.final_report(match.parse_args(argv), stats, None)
+    report = final_report(match.parse_args(argv), stats, None)
     assert "Rank" in report and "garbage" in report and "Terminations" in report
 
 

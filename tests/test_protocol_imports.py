@@ -1,51 +1,109 @@
-"""The modules of protocol/ import each other without a cycle: the shared
-text helpers and the output writer live in protocol/text.py, which imports
-nothing of the package, and nothing but __main__ imports session.py."""
+"""The house imports one way: tools -> protocol -> engine, and within
+protocol/ and tools/ without a cycle. In protocol/, the shared text helpers
+and the output writer live in protocol/text.py, which imports nothing of
+the package, and nothing but __main__ imports session.py. In tools/,
+tuong-match's parts build on each other in one direction: match on runtime,
+stats and cluster, cluster on runtime, never back."""
 import ast
+import re
 import subprocess
 import sys
 
 import pytest
 from conftest import ROOT
 
-PACKAGE = ROOT / "protocol"
-MODULES = sorted(path.stem for path in PACKAGE.glob("*.py"))
+HOUSE = ("engine", "protocol", "tools")
+PROTOCOL = sorted(path.stem for path in (ROOT / "protocol").glob("*.py"))
 
 
-def protocol_imports(name):
-    """The protocol modules that protocol/<name>.py imports, anywhere in it
-    (a function-level import counts too)."""
-    tree = ast.parse((PACKAGE / f"{name}.py").read_text())
+def _module(package, name):
+    """`from package import name`: the module package.name, or the package
+    itself when name is something its __init__ defines."""
+    if any((ROOT / package / f"{name}{ext}").exists() for ext in (".py", ".pyx")):
+        return f"{package}.{name}"
+    return package
+
+
+def house_imports(path):
+    """The modules of the house that a .py file imports, anywhere in it (a
+    function-level import counts too), by dotted name; a package's own name
+    stands for its __init__."""
+    tree = ast.parse(path.read_text())
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names if alias.name.startswith("protocol"))
+            found.update(alias.name for alias in node.names
+                         if alias.name.split(".")[0] in HOUSE)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "protocol":
-                found.update(f"protocol.{alias.name}" for alias in node.names)
-            elif node.module.startswith("protocol."):
+            if node.module in HOUSE:
+                found.update(_module(node.module, alias.name) for alias in node.names)
+            elif node.module.split(".")[0] in HOUSE:
                 found.add(node.module)
     return found
 
 
-def test_the_import_graph_has_no_cycle_through_the_session():
-    graph = {name: protocol_imports(name) for name in MODULES}
+def graph(package):
+    """Each module of the package -> the modules of the package it imports."""
+    graph = {}
+    for path in sorted((ROOT / package).glob("*.py")):
+        name = package if path.stem == "__init__" else f"{package}.{path.stem}"
+        graph[name] = {m for m in house_imports(path) if m.split(".")[0] == package}
+    return graph
 
-    # No cycle at all: a depth-first walk never meets a module it is inside.
+
+def assert_no_cycle(graph):
+    # A depth-first walk never meets a module it is inside.
     def walk(name, inside):
         assert name not in inside, "import cycle: " + " -> ".join(inside + [name])
         for other in graph.get(name, ()):
-            walk(other.removeprefix("protocol.") if other != "protocol" else "__init__",
-                 inside + [name])
+            walk(other, inside + [name])
 
-    for name in MODULES:
+    for name in graph:
         walk(name, [])
-    importers = sorted(name for name, imported in graph.items() if "protocol.session" in imported)
-    assert importers == ["__main__"], importers
-    assert graph["text"] == set(), graph["text"]
 
 
-@pytest.mark.parametrize("name", MODULES)
+def reachable(graph, name):
+    """Every module that importing `name` imports, directly or not."""
+    seen, todo = set(), [name]
+    while todo:
+        for other in graph.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+def test_the_protocol_graph_has_no_cycle_through_the_session():
+    protocol = graph("protocol")
+    assert_no_cycle(protocol)
+    importers = sorted(name for name, imported in protocol.items()
+                       if "protocol.session" in imported)
+    assert importers == ["protocol.__main__"], importers
+    assert protocol["protocol.text"] == set(), protocol["protocol.text"]
+
+
+def test_the_tools_graph_has_no_cycle_and_match_is_on_top():
+    tools = graph("tools")
+    assert_no_cycle(tools)
+    for name in ("tools.runtime", "tools.stats", "tools.cluster"):
+        assert "tools.match" not in reachable(tools, name), name
+    # What a cluster worker loads to play needs neither the pool that sends games nor reports.
+    assert not reachable(tools, "tools.runtime") & {"tools.cluster", "tools.stats"}
+
+
+def test_lower_layers_import_no_higher_one():
+    higher = {"engine": ("protocol", "tools"), "protocol": ("tools",)}
+    # Cython sources are not Python: a line that starts an import is enough.
+    cython = re.compile(r"^\s*(from|c?import)\s+(protocol|tools)\b", re.M)
+    for package, above in higher.items():
+        for path in sorted((ROOT / package).glob("*.py")):
+            wrong = {m for m in house_imports(path) if m.split(".")[0] in above}
+            assert not wrong, f"{package}/{path.name} imports {sorted(wrong)}"
+        for path in sorted((ROOT / package).glob("*.p[yx][xd]")):
+            assert not cython.search(path.read_text()), f"{package}/{path.name}"
+
+
+@pytest.mark.parametrize("name", PROTOCOL)
 def test_each_module_imports_first_in_a_fresh_interpreter(name):
     # Each one first, then the session: no order may meet a half-initialised module.
     code = f"import protocol.{name}; import protocol.session; print('ok')"

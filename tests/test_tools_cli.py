@@ -63,6 +63,7 @@ CASES = [
     ("cluster_bench", ["match", "--workers", "0"]),
     ("cluster_bench", ["match", "--", "-bogus"]),
     ("match", [*MATCH, "-openings", "plies=x"]),
+    ("match", [*MATCH, "-cluster", "bogus"]),
     # The log opens first: it must be closed again (-W turns a leak into more stderr).
     ("match", [*MATCH, "-openings", "plies=x", "-log", "{tmp}/m.log",
                "-pgnout", "/nonexistent/dir/x.pgn"]),

@@ -2,10 +2,11 @@
 
 Only where a game is played changes: tools/match.py schedules the games,
 writes the PGN, keeps the statistics, the live line and the SPRT as without
-a cluster; ClusterPool is the pool it draws finished games from.
+a cluster; ClusterPool is the pool it draws finished games from, in place
+of tools.runtime's ThreadPool.
 
 On a worker, a game task runs the same code as a -concurrency thread:
-tools.match.Players starts the engines by their commands (so every worker
+tools.runtime.Players starts the engines by their commands (so every worker
 needs tuong and the engines installed, at those commands), configures
 them, and plays with tools.referee. A task thread keeps its engines for
 the next game of the same run (restarted after a crash or a forfeit, as
@@ -13,7 +14,7 @@ with threads), which saves starting two processes per game.
 
 Before any game, a check task on every connected worker starts every
 engine, waits for its handshake, sets its options and compares the
-worker's tuong (the referee, board, match and client sources) with ours.
+worker's tuong (the referee, board, runtime and client sources) with ours.
 A worker that fails is reported by name and left out of the run: the games
 are then restricted to the hosts (or, on a host where some worker failed,
 the workers) that passed.
@@ -51,7 +52,7 @@ from distributed import Client, KilledWorker, LocalCluster
 from distributed.client import FutureCancelledError
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from tools.match import Aborted, EngineStartError, Fatal, Players
+from tools.runtime import Aborted, EngineStartError, Fatal, Players
 
 CONNECT_TIMEOUT = 10.0     # seconds to reach a scheduler
 WORKER_WAIT = 60.0         # seconds to wait for a first worker to join
@@ -206,13 +207,13 @@ _digest = None
 
 def build_digest():
     """A digest of the code that judges and plays games here (the referee,
-    the board it asks, Players, the engine client, this module): a worker
-    must agree with the machine that runs tuong-match."""
+    the board it asks, tools/runtime.py's Players, the engine client, this
+    module): a worker must agree with the machine that runs tuong-match."""
     global _digest
     if _digest is None:
         tools = Path(__file__).resolve().parent
         root = tools.parent
-        files = [tools / "referee.py", tools / "match.py", tools / "cluster.py",
+        files = [tools / "referee.py", tools / "runtime.py", tools / "cluster.py",
                  root / "protocol" / "client.py"]
         engine = root / "engine"
         files += sorted(engine.glob("*.pyx")) + sorted(engine.glob("*.pxd"))

@@ -35,6 +35,7 @@ from pathlib import Path
 from tools import match, pgn
 from tools.cli import ArgumentParser, check_cluster, integer, real
 from tools.referee import Game, MoveRecord
+from tools.runtime import Fatal, schedule
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,7 +73,7 @@ def bench_overhead(args):
                                f"cmd={tuong}", "-each", "depth=1",
                                "-games", str(max(args.tasks, args.latency)),
                                "-cluster", args.cluster])
-    jobs = match.schedule(config)
+    jobs = schedule(config)
     print(f"before: {_load()}")
     pool = ClusterPool(config, None, sys.stdout)
     pool.task = standin_task
@@ -216,7 +217,7 @@ def main(argv=None):
         return args.run(args)
     except match.UsageError as e:                   # no Dask: found before any work
         command.error(e)
-    except match.Fatal as e:                        # no scheduler at the address
+    except Fatal as e:                              # no scheduler at the address
         print(f"{command.prog}: {e}", file=sys.stderr)
         return 1
 

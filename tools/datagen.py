@@ -25,7 +25,7 @@ import shutil
 import sys
 
 from tools import doc_parser, match
-from tools.cli import HIGHEST, check_cluster, check_input, check_output, integer, real
+from tools.cli import HIGHEST, check_input, check_output, integer, real
 
 
 def engine_command():
@@ -124,11 +124,9 @@ def check(parser, args, command):
         if not (program and shutil.which(program)):
             parser.error(f"--engine {args.engine!r}: no such program")
     try:
-        config = match.parse_args(command)
+        match.parse_args(command)                 # -cluster's address too
     except match.UsageError as e:
         parser.error(f"tuong-match: {str(e) or 'bad arguments'}")
-    if config.cluster:
-        check_cluster(parser, config.cluster)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,9 @@ import tempfile
 from tools import match
 from tools.cli import ArgumentParser, check_output, integer
 from tools.referee import TimeControl
+from tools.runtime import Fatal
 from tools.sprt import elo_estimate
+from tools.stats import final_report
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_LOG = ROOT / "docs" / "testing.md"
@@ -203,10 +205,10 @@ def main(argv=None):
         stats, decision, interrupted = match.run(config)
     except match.UsageError as e:
         parser.error(e)
-    except match.Fatal as e:
+    except Fatal as e:
         print(f"tuong-sprt: {e}", file=sys.stderr)
         return 1
-    print(match.final_report(config, stats, decision))
+    print(final_report(config, stats, decision))
     if not args.no_log and sum(stats.head_to_head()):
         limit = f"nodes {args.nodes}" if args.nodes else args.tc
         row = log_row(args.log, args.change, limit, stats, config.sprt, decision, test_label,
