@@ -91,8 +91,9 @@ cdef uint8_t KIND_OF[256]     # cell value -> kind (NO_KIND for EMPTY/OFF)
 cdef uint64_t ZOBRIST[14][256]
 cdef uint64_t ZOBRIST_SIDE
 # Material + piece-square value of each kind on each square, from Red's side
-# (Black's entries are negated); zero until engine/evaluate.pyx loads the
-# weights file into it, which it does when it is imported.
+# (Black's entries are negated); zero until engine/evaluate.pyx installs
+# weights (load_weights(): at the session's start, or before the first
+# board made from a FEN; importing a module loads nothing).
 cdef int32_t PIECE_SQUARE[14][256]
 
 cdef inline int side_tag(int side) noexcept nogil:

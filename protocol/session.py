@@ -69,6 +69,7 @@ import threading
 from dataclasses import dataclass
 from typing import Optional
 
+from engine.evaluate import load_weights
 from engine.games import GAMES
 from engine.report import SearchInfo
 from protocol import ucci, uci, xboard
@@ -109,6 +110,9 @@ class Session:
         self._searcher = searcher
         self.game = "xiangqi"
         self.repetition = "asian"
+        # The evaluation's weights: the shipped file, loaded here once, before
+        # the first board (option EvalFile loads another: set_eval_file).
+        load_weights()
         self.board = self.new_board()
         self.options = engine_options(self)
         self.dialect = None
@@ -165,9 +169,8 @@ class Session:
         """Load the evaluation's weights (option EvalFile; empty or
         <default>: the shipped file). ValueError naming the problem if the
         file is missing or bad; then nothing changes."""
-        from engine import weights
         from protocol.options import DEFAULT_EVAL_FILE
-        weights.load(weights.DEFAULT_PATH if path in ("", DEFAULT_EVAL_FILE) else path)
+        load_weights(None if path in ("", DEFAULT_EVAL_FILE) else path)
         # The board's incremental score was summed from the old tables, and
         # the hash holds the old evaluation's scores.
         if hasattr(self.board, "rescore"):
