@@ -18,7 +18,9 @@ from engine.repetition cimport (
     Verdict, find_cycle, judge, chase_pairs, RULES_ASIAN, RULES_CHECK_ONLY, VERDICT_DRAW,
     VERDICT_PERPETUAL_CHECK, VERDICT_PERPETUAL_CHASE,
 )
-from engine.evaluate cimport evaluate as evaluate_position, trace_into, MAX_TRACE_FEATURES
+from engine.evaluate cimport (
+    evaluate as evaluate_position, trace_into, ensure_loaded, MAX_TRACE_FEATURES,
+)
 from engine.see cimport see_ge
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -133,7 +135,7 @@ cdef class Board(GameBoard):
 
     def rescore(self):
         """Recompute the incremental material + piece-square score from the
-        tables in force: after engine.weights.load() for a board that
+        tables in force: after engine.evaluate.load_weights() for a board that
         existed before it."""
         self.pos.score = compute_score(self.pos)
 
@@ -339,6 +341,10 @@ def static_exchange_at_least(Board board, str move, int threshold=0):
 
 
 cdef void _parse_fen(Position* p, str fen) except *:
+    # Every Xiangqi position made from Python starts here, and its
+    # incremental score comes from the evaluation's tables: the default
+    # weights are loaded first unless someone installed weights already.
+    ensure_loaded()
     if not isinstance(fen, str) or not fen.strip():
         raise ValueError("empty FEN")
     fields = fen.split()

@@ -5,6 +5,10 @@ from engine.position cimport Position
 cdef enum:
     MAX_TRACE_FEATURES = 64
 
+# Loads the default weights file unless weights are installed: every way
+# of making a position from Python calls it first (engine/board.pyx).
+cdef int ensure_loaded() except -1
+
 cdef int evaluate(const Position* p) noexcept nogil
 cdef int quick_evaluate(const Position* p) noexcept nogil
 cdef double trace(const Position* p, double* features) noexcept nogil

@@ -11,21 +11,32 @@
 # Every term is computed the same way for both sides and mirrored, so the
 # score of a colour-flipped position is exactly the negation.
 #
-# Every weight comes from the weights file (engine/weights.py says what each
-# one is), loaded by install() when this module is imported; the code only
-# counts. The counting is shared by evaluate() and trace(), which returns the
-# evaluation as a linear combination of the tunable weights for the tuner
-# (tools/tune.py), so the two cannot disagree.
+# Every weight comes from a weights file (engine/weights.py says what each
+# one is and reads the file); install() puts one into the tables, and
+# load_weights() reads and installs one. Importing this module loads
+# nothing: the engine session loads the default file when it starts, and
+# the first board made from a FEN (engine/board.pyx) loads it if nobody has
+# installed weights yet (ensure_loaded()), so tools and tests need not.
+# The code only counts. The counting is shared by evaluate() and trace(),
+# which returns the evaluation as a linear combination of the tunable
+# weights for the tuner (tools/tune.py), so the two cannot disagree.
+
+import json
 
 from engine.position cimport (
     Position, RED, BLACK, RED_TAG, BLACK_TAG, EMPTY, OFF, KIND_OF, KING, HORSE, ROOK, CANNON,
     PAWN, PIECE_SQUARE, side_tag, rank_of, file_of, square_at, ORTH, HORSE_LEG, HORSE_JUMP,
 )
 from engine.position cimport IN_PALACE, IN_HALF
+# The file format and the feature layout: plain Python that imports nothing
+# of the core (so no circle), and reads no file when imported.
 from engine import weights as _weights
 
 
-# The weights, in centipawns (see engine/weights.py); set by install().
+# The weights, in centipawns (see engine/weights.py); set by install(),
+# zero until then.
+cdef bint installed = False
+_installed = None                   # the weights in force (a dict), None before any
 cdef int TEMPO
 cdef int ROOK_MOBILITY              # per square a rook can reach
 cdef int CANNON_MOBILITY            # per empty square a cannon can move to
@@ -81,11 +92,35 @@ cdef void init_tables():
 init_tables()
 
 
+def load_weights(path=None):
+    """Read a weights file (the shipped engine/weights.json if path is
+    None) and put it into the evaluation's tables; return its weights.
+    WeightsError (a ValueError) naming the problem if the file is missing
+    or bad: then nothing changes. Boards that exist keep their old
+    incremental score until rescore() (the engine process does that for its
+    board); new ones use the new weights."""
+    data = _weights.read(_weights.DEFAULT_PATH if path is None else path)
+    install(data)
+    return data
+
+
+def current_weights():
+    """The weights in force (a copy), or None if none have been loaded."""
+    return None if _installed is None else json.loads(json.dumps(_installed))
+
+
+cdef int ensure_loaded() except -1:
+    """Load the default weights file unless weights are installed."""
+    if not installed:
+        load_weights()
+    return 0
+
+
 def install(dict data):
     """Put validated weights (engine.weights.validate) into the C tables.
-    Use engine.weights.load(path), which validates first."""
+    Use load_weights(path), which reads and validates first."""
     global TEMPO, ROOK_MOBILITY, CANNON_MOBILITY, CANNON_OVER_HORSE, HOLLOW_CANNON
-    global MISSING_ADVISOR, MISSING_ELEPHANT
+    global MISSING_ADVISOR, MISSING_ELEPHANT, installed, _installed
     cdef int kind, f, r, value
     material = [0] + [data["material"][letter] for letter in _weights.MATERIAL_PIECES]
     for kind in range(7):
@@ -110,6 +145,8 @@ def install(dict data):
     for kind in range(7):
         letter = _weights.PIECES[kind]
         ATTACK_WEIGHT[kind] = data["attack_weight"].get(letter, 0)
+    installed = True
+    _installed = json.loads(json.dumps(data))
 
 
 cdef struct SideCounts:
@@ -333,4 +370,3 @@ cdef int trace_into(const Position* p, int* indices, double* values, double* res
 
 
 assert len(_weights.FEATURES) <= 1024, "trace_into's buffer must hold every feature"
-_weights.load()

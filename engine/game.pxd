@@ -7,7 +7,9 @@
 # Moves are opaque 16-bit codes: each game picks its own encoding (Xiangqi
 # from | to << 8, a placement game the cell), and the search only compares
 # them, stores them and indexes its history tables with them. NO_MOVE is
-# reserved: no game may use it for a real move.
+# reserved: no game may use it for a real move. It is the one "no move"
+# value: no best, killer or table move, and a pass (the search's played[]
+# and Xiangqi's undo stack, engine/position.pxd, both mark a pass with it).
 #
 # Scores are from the side to move; a loss in `ply` plies is -(MATE - ply).
 

@@ -10,6 +10,7 @@
 # The border is at least two cells wide because horses and elephants jump two.
 
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
+from engine.game cimport NO_MOVE
 
 cdef enum:
     RED = 0
@@ -68,7 +69,11 @@ cdef extern from *:
     """
     const int PIECE_VALUE[7]
 
-ctypedef uint16_t Move        # from | to << 8; 0 is "no move"
+# from | to << 8. Square 0 and square 255 are off the board, so neither 0
+# nor 0xFFFF is a real move; the Xiangqi code marks a pass (make_null) in
+# the undo stack with the search's NO_MOVE (engine/game.pxd, 0xFFFF), the
+# one "no move" value of every game, which the search also writes for a pass.
+ctypedef uint16_t Move
 
 cdef struct Undo:
     uint64_t key              # key before the move
@@ -93,8 +98,9 @@ cdef uint8_t IN_HALF[2][256]  # IN_HALF[side][sq]: on that side's bank of the ri
 cdef uint64_t ZOBRIST[14][256]
 cdef uint64_t ZOBRIST_SIDE
 # Material + piece-square value of each kind on each square, from Red's side
-# (Black's entries are negated); zero until engine/evaluate.pyx loads the
-# weights file into it, which it does when it is imported.
+# (Black's entries are negated); zero until engine/evaluate.pyx installs
+# weights (load_weights(): at the session's start, or before the first
+# board made from a FEN; importing a module loads nothing).
 cdef int32_t PIECE_SQUARE[14][256]
 
 cdef inline int side_tag(int side) noexcept nogil:

@@ -124,7 +124,7 @@ cdef void make_null(Position* p) noexcept nogil:
     # aligned, but it blocks them (see the repetition test in search).
     cdef Undo* u = &p.history[p.ply]
     u.key = p.key
-    u.move = 0
+    u.move = NO_MOVE
     u.captured = 0
     u.gives_check = 0
     p.ply += 1

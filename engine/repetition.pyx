@@ -22,6 +22,7 @@
 # forwards again): it runs only when a repetition is found.
 
 from libc.stdint cimport uint8_t, uint16_t
+from engine.game cimport NO_MOVE
 from engine.position cimport (
     Position, Move, KIND_OF, EMPTY, OFF, RED, BLACK, KING, ADVISOR, ELEPHANT, HORSE, ROOK,
     CANNON, PAWN, side_tag, move_to, move_from, make_move, rank_of, make, unmake,
@@ -130,7 +131,7 @@ cdef int find_cycle(const Position* p, int after_root) noexcept nogil:
     earlier ones, and the cycle runs from the older."""
     cdef int j, seen = 0
     for j in range(p.ply - 1, -1, -1):
-        if p.history[j].move == 0 or p.history[j].captured:
+        if p.history[j].move == NO_MOVE or p.history[j].captured:
             return 0
         if (p.ply - j) % 2 == 0 and p.history[j].key == p.key:
             if p.ply - j < after_root:

@@ -1,12 +1,23 @@
-"""The evaluation's weights: one data file, validated here, loaded into the
-C tables of engine/position.pyx and engine/evaluate.pyx.
+"""The evaluation's weights file: its format, reading, validating and
+writing it, and the layout of the tunable weights (FEATURES). Plain Python
+that imports nothing of the engine's core, and reads no file when
+imported; the core imports this module, never the other way round.
 
     from engine import weights
-    weights.load("/path/new.json")     # WeightsError (a ValueError) naming the problem
-    weights.current()                  # the weights in force, as a dict
+    data = weights.read("/path/new.json")  # WeightsError (a ValueError) naming the problem
 
-The engine loads `engine/weights.json` when it starts. A file holds every
-weight of the evaluation, in centipawns from Red's side:
+Putting weights into the evaluation is the core's business
+(engine/evaluate.pyx):
+
+    from engine.evaluate import load_weights, current_weights
+    load_weights("/path/new.json")         # read (as above) and install
+    load_weights()                         # the shipped engine/weights.json
+    current_weights()                      # the weights in force, as a dict
+
+The engine process loads `engine/weights.json` when its session starts
+(protocol/session.py; option EvalFile loads another), and the first board
+made from a FEN loads it if no weights have been installed yet. A file
+holds every weight of the evaluation, in centipawns from Red's side:
 
 - `material`: A B N R C P (the king is always on the board and has none).
 - `piece_square`: one table per piece type (K A B N R C P), drawn as Red
@@ -166,28 +177,8 @@ def read(path):
     return validate(data, str(path))
 
 
-def load(path=DEFAULT_PATH):
-    """Read a weights file and put it into the evaluation's tables. Boards
-    that exist keep their old incremental score until rescore() (the engine
-    process does that for its board); new ones use the new weights."""
-    data = read(path)
-    from engine import evaluate            # not at import: evaluate imports us
-    evaluate.install(data)
-    global _current
-    _current = data
-    return data
-
-
-_current = None
-
-
-def current():
-    """The weights in force (a copy)."""
-    from engine import evaluate  # noqa: F401 (importing it loads the default weights)
-    return json.loads(json.dumps(_current))
-
-
 def default():
+    """The shipped weights file's weights (read, not installed)."""
     return read(DEFAULT_PATH)
 
 

@@ -59,25 +59,34 @@ then starts the new one. "next": stored for the next search.
 
 The protocol loop never searches and the search never prints: `go` hands a
 copy of the board to a worker thread and returns, so the loop keeps reading
-(isready, stop, ping are answered during a search). The searcher calls back
-with plain dicts; the dialect formats every line. Output goes through one
-locked, flushed writer because both threads print.
+(isready, stop, ping are answered during a search). The searcher reports
+each iteration as a plain dict, which start_search turns into one typed
+record (engine.report.SearchInfo) before any dialect sees it; the dialect
+formats every line. Output goes through one locked, flushed writer because
+both threads print.
 """
 import threading
 from dataclasses import dataclass
 from typing import Optional
 
+from engine.evaluate import load_weights
 from engine.games import GAMES
+from engine.report import SearchInfo
 from protocol import ucci, uci, xboard
 from protocol.options import engine_options
 from protocol.text import Output, quote
 
 
 @dataclass
-class NoMove:
-    """The result of a search on a position without a legal move: the game
-    is over, and score/mate say how it ended for the side to move (mate 0:
-    lost; score 0: drawn; a positive score: won)."""
+class UnsearchedResult:
+    """A result made without a search, shaped like the searcher's
+    SearchResult, in two cases:
+    - the game is already over (game_over()): best is None, and score/mate
+      say how it ended for the side to move (mate 0: lost; score 0: drawn;
+      a positive score: won);
+    - the search failed (start_search's fallback): best is the first legal
+      move, so that a GUI waiting for a move still gets one, and score and
+      mate are unknown (None); best is None only if there is no legal move."""
     best: Optional[str] = None
     ponder: Optional[str] = None
     score: Optional[int] = None
@@ -101,6 +110,9 @@ class Session:
         self._searcher = searcher
         self.game = "xiangqi"
         self.repetition = "asian"
+        # The evaluation's weights: the shipped file, loaded here once, before
+        # the first board (option EvalFile loads another: set_eval_file).
+        load_weights()
         self.board = self.new_board()
         self.options = engine_options(self)
         self.dialect = None
@@ -157,9 +169,8 @@ class Session:
         """Load the evaluation's weights (option EvalFile; empty or
         <default>: the shipped file). ValueError naming the problem if the
         file is missing or bad; then nothing changes."""
-        from engine import weights
         from protocol.options import DEFAULT_EVAL_FILE
-        weights.load(weights.DEFAULT_PATH if path in ("", DEFAULT_EVAL_FILE) else path)
+        load_weights(None if path in ("", DEFAULT_EVAL_FILE) else path)
         # The board's incremental score was summed from the old tables, and
         # the hash holds the old evaluation's scores.
         if hasattr(self.board, "rescore"):
@@ -176,7 +187,8 @@ class Session:
     def start_search(self, board, *, on_info, on_done, hold=False, **limits):
         """Search a copy of `board` on a worker thread and return at once.
 
-        on_info(dict) per finished iteration; on_done(result) exactly once,
+        on_info(SearchInfo) per finished iteration (the searcher's dicts
+        become SearchInfo here, the one place); on_done(result) exactly once,
         on the worker thread with the session lock held -- at the end of the
         search, or, if `hold`, at release() (stop/ponderhit) if that is later.
         limits: depth, nodes, soft_ms, hard_ms, multipv, banned.
@@ -197,13 +209,13 @@ class Session:
 
         def guarded_info(info):
             try:
-                on_info(info)
+                on_info(info if isinstance(info, SearchInfo) else SearchInfo(**info))
             except Exception as err:       # a formatting bug must not kill the search
                 self.error(f"info callback failed: {err!r}")
 
         def search():
             if over:
-                return NoMove.game_over(board)
+                return UnsearchedResult.game_over(board)
             if failure is not None:
                 raise failure
             return self.searcher.run(on_info=guarded_info)
@@ -211,7 +223,7 @@ class Session:
         def fallback():
             # Still answer: a GUI waiting for a move must get one.
             moves = board.legal_moves()
-            return NoMove(best=moves[0] if moves else None, mate=None if moves else 0)
+            return UnsearchedResult(best=moves[0] if moves else None, mate=None if moves else 0)
 
         self._start_worker(search, fallback, on_done, hold, bounded)
 

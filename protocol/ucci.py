@@ -120,14 +120,15 @@ class Ucci(Uci):
         return go
 
     def info(self, info):
-        mate = info.get("mate")
+        """One search report (engine.report.SearchInfo) as a UCCI info line."""
+        mate = info.mate
         if mate is not None:
             plies = 2 * mate - 1 if mate > 0 else -2 * mate
             score = (MATE_SCORE - plies) * (1 if mate > 0 else -1)
         else:
-            score = info.get("score", 0)
-        self.out(f"info depth {info.get('depth', 0)} score {score} time {info.get('time_ms', 0)} "
-                 f"nodes {info.get('nodes', 0)} pv {' '.join(info.get('pv') or [])}".rstrip())
+            score = info.score
+        self.out(f"info depth {info.depth} score {score} time {info.time_ms} "
+                 f"nodes {info.nodes} pv {' '.join(info.pv)}".rstrip())
 
     def bestmove(self, result):
         if result.best is None:

@@ -150,16 +150,17 @@ class Uci:
                             multipv=self.s.options["MultiPV"])
 
     def info(self, info):
-        if info.get("mate") is not None:
-            score = f"mate {info['mate']}"
+        """One search report (engine.report.SearchInfo) as an info line."""
+        if info.mate is not None:
+            score = f"mate {info.mate}"
         else:
-            score = f"cp {info.get('score', 0)}"
-        if info.get("bound") in ("lower", "upper"):
-            score += f" {info['bound']}bound"
-        self.out(f"info depth {info.get('depth', 0)} seldepth {info.get('seldepth', 0)} "
-                 f"multipv {info.get('multipv', 1)} score {score} nodes {info.get('nodes', 0)} "
-                 f"nps {info.get('nps', 0)} hashfull {info.get('hashfull', 0)} "
-                 f"time {info.get('time_ms', 0)} pv {' '.join(info.get('pv') or [])}".rstrip())
+            score = f"cp {info.score}"
+        if info.bound in ("lower", "upper"):
+            score += f" {info.bound}bound"
+        self.out(f"info depth {info.depth} seldepth {info.seldepth} "
+                 f"multipv {info.multipv} score {score} nodes {info.nodes} "
+                 f"nps {info.nps} hashfull {info.hashfull} "
+                 f"time {info.time_ms} pv {' '.join(info.pv)}".rstrip())
 
     def bestmove(self, result):
         if result.best is None:
@@ -233,7 +234,13 @@ def parse_go(args, board):
     return go
 
 
-HIGHEST = 2**31 - 1      # ms (24 days) or nodes: more is nonsense, and overflows C
+# The largest number `go` takes (ms or nodes): a signed 32-bit int, as most
+# GUIs and engines keep these, 24.8 days or 2.1e9 nodes. Not a limit of our
+# C: the search keeps its deadline in 64-bit nanoseconds and its node limit
+# in 64 bits. A bound is still needed: past those (`go movetime 1e30`) the
+# search could not even be prepared, and would answer with its first legal
+# move; refused here, the command is an error naming the limit instead.
+HIGHEST = 2**31 - 1
 
 
 def read_number(name, text, lowest):

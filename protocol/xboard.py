@@ -26,8 +26,8 @@ FEATURES = ('feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 s
             'option="Clear Hash -button" option="Repetition -combo *asian /// check-only" '
             'option="EvalFile -file <default>" done=1')
 
-# Commands we accept and have nothing to do for (no pondering, no book,
-# one core, no ICS).
+# Commands we accept and have nothing to do for (no pondering, no book, no
+# ICS). Not `cores`: we announce smp=1, and it sets the Threads option.
 IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer",
            "name", "rating", "ics", "memory", "egtpath", "nps", "draw",
            "hint", "bk", "white", "black", ".", "exit", "otim"}
@@ -226,15 +226,17 @@ class XBoard:
                             depth=self.depth, soft_ms=soft, hard_ms=hard)
 
     def thinking(self, info):
-        if not self.post or info.get("multipv", 1) != 1:
+        """One search report (engine.report.SearchInfo) as a thinking line
+        (with `post`; the best line only)."""
+        if not self.post or info.multipv != 1:
             return
-        mate = info.get("mate")
+        mate = info.mate
         if mate is not None:
             score = MATE_SCORE + mate if mate > 0 else -MATE_SCORE + mate
         else:
-            score = info.get("score", 0)
-        self.out(f"{info.get('depth', 0)} {score} {info.get('time_ms', 0) // 10} "
-                 f"{info.get('nodes', 0)} {' '.join(info.get('pv') or [])}".rstrip())
+            score = info.score
+        self.out(f"{info.depth} {score} {info.time_ms // 10} "
+                 f"{info.nodes} {' '.join(info.pv)}".rstrip())
 
     def play(self, result):
         """The search ended (worker thread, session lock held): make the move."""

@@ -106,8 +106,8 @@ def restore_weights():
     """For a test that loads other evaluation weights: the default ones
     are loaded again after it."""
     yield
-    from engine import weights
-    weights.load()
+    from engine.evaluate import load_weights
+    load_weights()
 
 
 @pytest.fixture

@@ -110,3 +110,63 @@ def test_each_module_imports_first_in_a_fresh_interpreter(name):
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+# -- the engine package ---------------------------------------------------------
+ENGINE = ROOT / "engine"
+ENGINE_IMPORT = re.compile(r"^\s*(?:from\s+engine\.(\w+)\s+c?import|from\s+engine\s+c?import\s+(.+)"
+                           r"|c?import\s+engine\.(\w+))", re.M)
+
+
+def engine_imports(path):
+    """The engine modules a module of engine/ (.py, .pyx or .pxd) imports or
+    cimports, anywhere in it (Cython's files by their import lines)."""
+    found = set()
+    if path.suffix == ".py":
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split(".")[1] for alias in node.names
+                             if alias.name.startswith("engine."))
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module == "engine":
+                    found.update(alias.name for alias in node.names)
+                elif node.module.startswith("engine."):
+                    found.add(node.module.split(".")[1])
+        return found
+    for match in ENGINE_IMPORT.finditer(path.read_text()):
+        module, names, plain = match.groups()
+        if names:
+            found.update(name.split(" as ")[0].strip(" ()") for name in names.split(","))
+        else:
+            found.add(module or plain)
+    return found - {""}
+
+
+def test_the_engine_imports_without_a_cycle_and_weights_imports_none_of_it():
+    # The weights file's format (engine/weights.py) is plain Python under the
+    # core: the evaluation imports it, it imports nothing of the engine (it
+    # used to install weights by importing the evaluation, which loaded
+    # them by importing it: a circle).
+    graph = {}
+    for path in sorted(ENGINE.glob("*.py*")) + sorted(ENGINE.glob("*.pxd")):
+        graph.setdefault(path.stem, set()).update(engine_imports(path) - {path.stem})
+    assert graph["weights"] == set(), graph["weights"]
+    assert "weights" in graph["evaluate"]
+    assert graph["report"] == set(), graph["report"]
+
+    def walk(name, inside):
+        assert name not in inside, "import cycle: " + " -> ".join(inside + [name])
+        for other in graph.get(name, ()):
+            walk(other, inside + [name])
+
+    for name in graph:
+        walk(name, [])
+
+
+def test_importing_the_weights_format_imports_no_core():
+    code = ("import sys, engine.weights, engine.report; "
+            "print(sorted(m for m in sys.modules if m.startswith('engine.')))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "['engine.report', 'engine.weights']"

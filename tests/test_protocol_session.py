@@ -426,3 +426,22 @@ def test_xboard_level_time_and_st_set_the_budget(make):
     session.handle_line("usermove i0h0")
     assert out.wait_for(lambda line: len(out.starting("move ")) == 3)
     assert (searcher.calls[-1]["soft_ms"], searcher.calls[-1]["hard_ms"]) == budget(10_000, 100)
+
+
+def test_search_reports_are_typed_records():
+    """The dialects read a SearchInfo, not a dict: a field the searcher did
+    not send, or a misspelt one, is an error instead of a printed 0."""
+    from dataclasses import FrozenInstanceError
+    from engine.report import SearchInfo
+    fields = dict(depth=3, seldepth=5, multipv=1, score=12, mate=None, bound=None, nodes=99,
+                  nps=1000, hashfull=0, time_ms=4, pv=["h2e2", "h9g7"])
+    info = SearchInfo(**fields)
+    assert info.pv == ("h2e2", "h9g7") and info.nodes == 99
+    with pytest.raises(TypeError):
+        SearchInfo(**{k: v for k, v in fields.items() if k != "nodes"})
+    with pytest.raises(TypeError):
+        SearchInfo(**fields, nodez=1)
+    with pytest.raises(AttributeError):
+        info.nodez
+    with pytest.raises(FrozenInstanceError):
+        info.nodes = 1

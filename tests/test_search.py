@@ -9,7 +9,7 @@ from conftest import DATA, mirror_colours, mirror_files
 
 from engine.board import START_FEN, Board
 from engine.board import evaluate
-from engine import weights
+from engine.evaluate import load_weights
 from engine.search import Searcher
 from protocol.options import default_threads
 
@@ -236,7 +236,7 @@ W3 = DATA / "w3-weights.json"
 
 @pytest.fixture
 def w3_weights(restore_weights):
-    weights.load(W3)
+    load_weights(W3)
 
 
 @pytest.mark.slow

@@ -6,12 +6,15 @@ import copy
 import gzip
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 from conftest import DATA, ROOT, mirror_colours, mirror_files, need_module
 
 from engine import weights
 from engine.board import Board, PIECE_VALUES, eval_features, evaluate, trace_fens
+from engine.evaluate import current_weights, load_weights
 
 
 def reference_positions():
@@ -42,15 +45,43 @@ def red_view(board):
 
 def test_the_hand_set_weights_reproduce_the_hand_set_evaluation(restore_weights):
     # The evaluation read from a file is the one that was written in code.
-    weights.load(HANDSET)
+    load_weights(HANDSET)
     assert len(REFERENCE) == 3000
     for fen, value in REFERENCE:
         assert evaluate(Board(fen)) == value, fen
 
 
 def test_the_default_weights_are_loaded_at_start():
-    assert weights.current() == weights.default() == weights.read(weights.DEFAULT_PATH)
+    Board()
+    assert current_weights() == weights.default() == weights.read(weights.DEFAULT_PATH)
     assert weights.default() != weights.read(HANDSET)         # the tuned file
+
+
+def test_importing_the_core_reads_no_weights_the_first_board_does():
+    """Importing the evaluation (or any module of the core) installs nothing
+    and opens no file; the first board made from a FEN loads the default
+    weights, once, and a session loads them when it starts."""
+    code = """if True:
+        import sys
+        opened = []
+        sys.addaudithook(lambda event, args: opened.append(str(args[0]))
+                         if event == "open" and str(args[0]).endswith(".json") else None)
+        import engine.evaluate, engine.board, engine.search, engine.games
+        from engine import weights
+        assert engine.evaluate.current_weights() is None and opened == [], opened
+        engine.board.Board()
+        engine.board.Board("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
+        assert opened == [str(weights.DEFAULT_PATH)], opened
+        assert engine.evaluate.current_weights() == weights.default()
+        from protocol.session import Session
+        opened.clear()
+        Session(out=lambda line: None)
+        assert opened == [str(weights.DEFAULT_PATH)], opened
+        print("ok")
+    """
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
 
 
 def test_hand_set_material_is_the_nominal_piece_values():
@@ -93,7 +124,7 @@ def test_bad_weights_are_refused_naming_the_problem(tmp_path, edit, words, resto
     path.write_text(json.dumps(_broken(edit)))
     before = [red_view(Board(fen)) for fen, _ in REFERENCE[:50]]
     with pytest.raises(weights.WeightsError) as err:
-        weights.load(path)
+        load_weights(path)
     for word in words:
         assert word in str(err.value), str(err.value)
     assert str(path) in str(err.value)
@@ -117,14 +148,14 @@ def test_loading_weights_changes_the_evaluation_and_rescore_follows(tmp_path, re
     before = evaluate(board)
     data = perturbed()
     weights.write(data, tmp_path / "w.json")
-    weights.load(tmp_path / "w.json")
-    assert weights.current() == data
+    load_weights(tmp_path / "w.json")
+    assert current_weights() == data
     fresh = evaluate(Board(board.fen()))
     assert fresh != before
     assert evaluate(board) != fresh          # still summed from the old tables
     board.rescore()
     assert evaluate(board) == fresh
-    weights.load()
+    load_weights()
     assert evaluate(Board(board.fen())) == before
 
 
@@ -146,7 +177,7 @@ def test_trace_identity_on_thousands_of_positions():
 def test_trace_identity_with_other_weights(restore_weights, tmp_path):
     data = perturbed(seed=2, spread=60)
     weights.write(data, tmp_path / "w.json")
-    weights.load(tmp_path / "w.json")
+    load_weights(tmp_path / "w.json")
     _assert_trace_identity([fen for fen, _ in REFERENCE[::3]], data)
 
 
@@ -171,7 +202,7 @@ def test_trace_fens_is_eval_features_in_bulk():
 def test_evaluation_is_mirror_symmetric(seed, tmp_path, restore_weights):
     if seed is not None:
         weights.write(perturbed(seed, spread=80), tmp_path / "w.json")
-        weights.load(tmp_path / "w.json")
+        load_weights(tmp_path / "w.json")
     for fen, _ in REFERENCE[::5]:
         value = evaluate(Board(fen))
         assert evaluate(Board(mirror_colours(fen))) == value, fen
@@ -201,10 +232,10 @@ def test_evalfile_option_over_uci_and_ucci(engine_env, tmp_path):
     expected = []
     try:
         for path in (weights.DEFAULT_PATH, tmp_path / "tempo.json"):
-            weights.load(path)
+            load_weights(path)
             expected.append(Searcher(16).search(Board(board.fen()), depth=1).score)
     finally:
-        weights.load()
+        load_weights()
     expected = tuple(expected)
 
     e = EngineProcess(engine_env)
@@ -377,7 +408,7 @@ def test_tuner_lowers_the_training_loss(tmp_path, restore_weights, capsys):
     assert new != weights.default() and "tuong-tune" in new["comment"]
     for key in ("attack_weight", "missing_advisor", "missing_elephant"):
         assert new[key] == weights.default()[key]
-    weights.load(out)
+    load_weights(out)
     _assert_trace_identity([fen for fen, _ in REFERENCE[:300]], new)
 
 

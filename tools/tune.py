@@ -35,6 +35,7 @@ import time
 
 from engine import weights as W
 from engine.board import MAX_FEATURES_PER_POSITION, Board, evaluate, trace_fens
+from engine.evaluate import load_weights
 from tools import doc_parser
 from tools.cli import check_input, check_output, integer, real
 
@@ -170,7 +171,7 @@ def tune(args, out=print):
     from scipy.optimize import minimize
     clock = time.monotonic()
     start_weights = W.read(args.weights) if args.weights else W.default()
-    W.load(args.weights or W.DEFAULT_PATH)        # the rounding term follows the start
+    load_weights(args.weights)                    # the rounding term follows the start
     fens, results, scores = read_positions(args.positions, args.limit)
     rng = np.random.default_rng(args.seed)
     order = rng.permutation(len(fens))

@@ -1,0 +1,31 @@
+"""What a search reports after each iteration, as one typed record.
+
+The searcher (engine/search.pyx) calls its on_info callback once per
+finished iteration, per MultiPV line, and for an aspiration fail after the
+first second; the dialects (protocol/uci.py, ucci.py, xboard.py) turn each
+report into their own line. SearchInfo is that report: a misspelt field is
+an AttributeError where a dict's .get(key, 0) printed 0, and a report
+without a field cannot be made at all.
+
+Plain Python, importing nothing: the core and the protocol may both use it.
+"""
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SearchInfo:
+    depth: int                  # the iteration's nominal depth, in plies
+    seldepth: int               # the deepest ply reached (at least depth)
+    multipv: int                # 1 for the best line, 2 for the next, ...
+    score: Optional[int]        # centipawns, side to move; None when mate is set
+    mate: Optional[int]         # mate in N moves (negative: being mated); else None
+    bound: Optional[str]        # "lower" / "upper" for an aspiration fail; None: exact
+    nodes: int                  # every thread's nodes so far
+    nps: int
+    hashfull: int               # per mille of the transposition table in use
+    time_ms: int                # since the search started
+    pv: tuple                   # the line, as the game writes moves ("h2e2", ...)
+
+    def __post_init__(self):
+        object.__setattr__(self, "pv", tuple(self.pv))
