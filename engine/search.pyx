@@ -256,8 +256,8 @@ cdef class Searcher:
         stop() or set_limits() belongs to this search.
 
         depth / nodes: limits; soft_ms: no iteration starts after it;
-        hard_ms: the search is cut off. With no limit it runs to MAX_PLY or
-        until stop(). banned: moves (text) left out at the root."""
+        hard_ms: the search is cut off. With no limit it deepens to
+        MAX_SEARCH_DEPTH or until stop(). banned: moves (text) left out at the root."""
         cdef Move moves[MAX_MOVES]
         cdef int n, i
         if self.running:

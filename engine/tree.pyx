@@ -4,7 +4,7 @@
 # the main worker one iteration at a time for the Searcher
 # (engine/search.pyx), each helper its own deepening loop (helper_search)
 # over the shared table (Lazy SMP). Workers poll stop(), the clock and the
-# node budget through Control (every POLL_NODES nodes for the clock).
+# node budget through Control (the clock once every POLL_MASK + 1 nodes).
 #
 # The search sees the game only through GameOps (engine/game.pxd).
 
@@ -28,7 +28,7 @@ from engine.tt cimport (
 
 # ---- search parameters (the shared ones are in engine/tree.pxd) -------------
 cdef enum:
-    POLL_NODES = 1023            # clock read every 1024 nodes
+    POLL_MASK = 1023             # the clock is read when nodes & POLL_MASK == 0
     NULL_MIN_DEPTH = 3
     NULL_REDUCTION = 3           # a pass is searched this many plies shallower, ...
     NULL_REDUCTION_DIVISOR = 6   # ... and one more per this many plies of depth
@@ -85,7 +85,7 @@ cdef inline int should_stop(SearchState* s) noexcept nogil:
         return 0
     if c.node_limit and s.nodes >= c.node_limit:
         s.aborted = 1
-    elif (s.nodes & POLL_NODES) == 0:
+    elif (s.nodes & POLL_MASK) == 0:
         if atomic_load_int(&c.stop):
             s.aborted = 1
         elif s.id == 0 and atomic_load_int(&c.helper_done[s.iteration]):
@@ -115,11 +115,11 @@ cdef int is_excluded(SearchState* s, Move move) noexcept nogil:
     return 0
 
 
-# The game's switches are read once per node into locals (`captures`,
-# `checks` below): a field of *s would be reloaded after every call through
+# The game's switches are read once per node into locals (`has_captures`,
+# `has_checks`): a field of *s would be reloaded after every call through
 # a function pointer.
-cdef inline int capture_value(SearchState* s, int captures, Move move) noexcept nogil:
-    return s.ops.capture_value(s.game, move) if captures else 0
+cdef inline int capture_value(SearchState* s, int has_captures, Move move) noexcept nogil:
+    return s.ops.capture_value(s.game, move) if has_captures else 0
 
 
 cdef inline int see_ge(SearchState* s, Move move, int threshold) noexcept nogil:
@@ -127,8 +127,8 @@ cdef inline int see_ge(SearchState* s, Move move, int threshold) noexcept nogil:
     return s.ops.see_ge is NULL or s.ops.see_ge(s.game, move, threshold)
 
 
-cdef inline int may_give_check(SearchState* s, int checks, Move move) noexcept nogil:
-    return checks and s.ops.may_give_check(s.game, move)
+cdef inline int may_give_check(SearchState* s, int has_checks, Move move) noexcept nogil:
+    return has_checks and s.ops.may_give_check(s.game, move)
 
 
 cdef inline void prefetch_child(SearchState* s, Move move) noexcept nogil:
@@ -272,7 +272,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef int scores[MAX_MOVES]
     cdef void* g = s.game
     cdef int n = -1, i, score, best, rule_score, back = 0, searched = 0, gives, new_depth
-    cdef int reduction, bound, static_eval, tt_score, quiet, late_quiet, captures
+    cdef int reduction, bound, static_eval, tt_score, quiet, plain_quiet, value
     cdef int n_quiets = 0, j, prune_quiets, lmr_depth, prunable, improving, extend, order
     cdef int sorted_from, found, kind, skipped = 0, mate_window
     cdef int16_t* c1
@@ -280,7 +280,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef Move quiets_tried[MAX_MOVES]
     cdef Move captures_tried[MAX_MOVES]
     cdef int capture_values[MAX_MOVES]
-    cdef int n_captures = 0, value
+    cdef int n_captures = 0
     cdef int pv_node = beta - alpha > 1
     cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter = NO_MOVE, previous
     cdef uint64_t key
@@ -378,11 +378,11 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     c2 = continuation_row(s, ply, 2)
     for i in range(n):
         move = moves[i]
-        captures = capture_value(s, has_captures, move)
+        value = capture_value(s, has_captures, move)
         if move == tt_move:
             scores[i] = SCORE_HASH_MOVE
-        elif captures:
-            scores[i] = capture_order(s, move, captures)   # its SEE is checked when it comes up
+        elif value:
+            scores[i] = capture_order(s, move, value)   # its SEE is checked when it comes up
         elif move == s.killers[ply][0]:
             scores[i] = SCORE_KILLER + 1
         elif move == s.killers[ply][1]:
@@ -429,9 +429,11 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             quiet = capture_value(s, has_captures, move) == 0
         else:
             quiet = SCORE_QUIET_FLOOR < order < SCORE_CAPTURE
-        late_quiet = quiet and order < SCORE_COUNTER
+        # Neither the hash move, a killer nor the countermove: ordered by
+        # its history alone, and so open to pruning and reduction.
+        plain_quiet = quiet and order < SCORE_COUNTER
         prunable = 0
-        if late_quiet and prune_quiets and searched > 0 and best > -MATE_BOUND:
+        if plain_quiet and prune_quiets and searched > 0 and best > -MATE_BOUND:
             # Futility judges the move at the depth it would be searched to
             # after its reduction (Stockfish's lmrDepth), with that depth's
             # margin: a move reduced a lot is pruned further from the leaves.
@@ -472,7 +474,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             # Late quiet moves are searched shallower first (LMR) ...
             reduction = 0
             if s.reductions and depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES \
-                    and late_quiet and not in_check and not gives:
+                    and plain_quiet and not in_check and not gives:
                 reduction = lmr_reduction(depth, searched)
                 # Less at PV nodes and for moves with a good history, more
                 # where the position is not getting better.
