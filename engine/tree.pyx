@@ -175,6 +175,35 @@ cdef inline int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
     return score
 
 
+# The moves a node has searched, for the histories to learn from at a cutoff.
+cdef struct Tried:
+    int n_quiets
+    int n_captures
+    Move quiets[MAX_MOVES]
+    Move captures[MAX_MOVES]
+    int capture_values[MAX_MOVES]
+
+
+cdef inline int enter_node(SearchState* s, int ply) noexcept nogil:
+    """Count the node; 1: the search has stopped."""
+    s.pv_len[ply] = ply
+    count_node(&s.nodes)
+    if should_stop(s):
+        return 1
+    if ply > s.seldepth:
+        s.seldepth = ply
+    return 0
+
+
+cdef inline int tt_cutoff(const TTEntry* entry, int ply, int alpha, int beta, int* score) noexcept nogil:
+    """Whether the stored bound settles the window (alpha, beta): its score
+    in `score`."""
+    cdef int bound = entry.age_bound & 3
+    score[0] = score_from_tt(entry.score, ply)
+    return bound == BOUND_EXACT or (bound == BOUND_LOWER and score[0] >= beta) \
+        or (bound == BOUND_UPPER and score[0] <= alpha)
+
+
 cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
     cdef Move moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
@@ -186,12 +215,8 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
     cdef TTEntry entry
     cdef void* g = s.game
     cdef int has_captures = s.captures, has_checks = s.checks
-    s.pv_len[ply] = ply
-    count_node(&s.nodes)
-    if should_stop(s):
+    if enter_node(s, ply):
         return 0
-    if ply > s.seldepth:
-        s.seldepth = ply
     if s.ops.rule_result(g, ply, &rule_score, &back):
         note_rule_result(s, ply, back)
         return rule_score
@@ -202,12 +227,8 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
     found = tt_probe(s.tt, key, &entry)
     if found:
         tt_move = entry.move
-        if not pv_node:
-            tt_score = score_from_tt(entry.score, ply)
-            bound = entry.age_bound & 3
-            if bound == BOUND_EXACT or (bound == BOUND_LOWER and tt_score >= beta) \
-                    or (bound == BOUND_UPPER and tt_score <= alpha):
-                return tt_score
+        if not pv_node and tt_cutoff(&entry, ply, alpha, beta, &tt_score):
+            return tt_score
     if in_check:
         # Every evasion is tried: standing pat is no option in check.
         best = -INFINITE
@@ -264,23 +285,167 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
     return best
 
 
+cdef inline int null_move_score(SearchState* s, int beta, int depth, int ply) noexcept nogil:
+    """The score of passing here, searched shallower with a null window at
+    beta. (Reducing more when the pass clears beta by far hid mates in 3
+    that a quiet move sets up: tests/test_protocol_uci.py.)"""
+    cdef int score, reduction = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR
+    s.played[ply] = NO_MOVE
+    s.played_kind[ply] = -1
+    s.ops.make_null(s.game)
+    score = -pvs(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0, 1)
+    s.ops.unmake_null(s.game)
+    return score
+
+
+cdef inline void order_moves(SearchState* s, Move* moves, int* scores, int n, int ply,
+                             Move tt_move, Move counter, int16_t* c1, int16_t* c2) noexcept nogil:
+    """Score the moves for picking: the hash move, captures by value and
+    capture history, killers, the countermove, quiet moves by history."""
+    cdef int i, value, has_captures = s.captures
+    cdef Move move
+    for i in range(n):
+        move = moves[i]
+        value = capture_value(s, has_captures, move)
+        if move == tt_move:
+            scores[i] = SCORE_HASH_MOVE
+        elif value:
+            scores[i] = capture_order(s, move, value)   # its SEE is checked when it comes up
+        elif move == s.killers[ply][0]:
+            scores[i] = SCORE_KILLER + 1
+        elif move == s.killers[ply][1]:
+            scores[i] = SCORE_KILLER
+        elif move == counter:
+            scores[i] = SCORE_COUNTER
+        else:
+            scores[i] = quiet_order(s, move, c1, c2)
+
+
+cdef inline int next_move(SearchState* s, Move* moves, int* scores, int* i, int n,
+                          int* sorted_from) noexcept nogil:
+    """Bring the best move left to moves[i]: 1, or 0 when none is left. A
+    capture that loses material waits until after the quiet moves.
+    (Testing only those that come up saves the exchange evaluation of every
+    capture at nodes that cut early.)"""
+    while i[0] < n:
+        if i[0] < SORT_AFTER:
+            pick_next(moves, scores, i[0], n)
+        elif i[0] < sorted_from[0]:
+            sort_moves(moves, scores, i[0], n)
+            sorted_from[0] = i[0]
+        if SCORE_CAPTURE <= scores[i[0]] < SCORE_HASH_MOVE and not see_ge(s, moves[i[0]], 0):
+            scores[i[0]] += SCORE_BAD_CAPTURE - SCORE_CAPTURE
+            sorted_from[0] = n          # its place is further down now
+            continue
+        return 1
+    return 0
+
+
+cdef inline int futile(int depth, int searched, int static_eval, int alpha,
+                       int improving) noexcept nogil:
+    """Whether a plain quiet move is pruned: futility judges it at the depth
+    it would be searched to after its reduction (Stockfish's lmrDepth), with
+    that depth's margin, so a move reduced a lot is pruned further from the
+    leaves; late-move pruning past a count of moves at low depth."""
+    cdef int lmr_depth = depth - 1 - lmr_reduction(depth, searched)
+    return (lmr_depth <= FUTILITY_MAX_DEPTH and static_eval + FUTILITY_BASE
+            + FUTILITY_PER_PLY * (lmr_depth + 1) <= alpha) \
+        or (depth <= LMP_MAX_DEPTH
+            and searched >= (LMP_BASE + 2 * depth * depth) * (2 + improving) // 3)
+
+
+cdef inline int late_reduction(SearchState* s, int depth, int searched, int new_depth,
+                               int improving, int pv_node, Move move, int kind,
+                               int16_t* c1, int16_t* c2) noexcept nogil:
+    """How many plies shallower a late plain quiet move is searched first:
+    less at PV nodes and for moves with a good history, more where the
+    position is not getting better."""
+    cdef int reduction = lmr_reduction(depth, searched)
+    reduction += (not improving) - pv_node \
+        - quiet_stat(s, move, kind, c1, c2) // LMR_HISTORY_DIVISOR
+    if reduction < 0:
+        reduction = 0
+    if reduction > new_depth - 1:
+        reduction = new_depth - 1
+    return reduction
+
+
+cdef inline int search_later(SearchState* s, int alpha, int beta, int new_depth, int reduction,
+                             int ply, int gives) noexcept nogil:
+    """A move after the first: with a null window (and `reduction` plies
+    shallower) first, as most are refuted cheaply; one that is not is
+    searched again in full."""
+    cdef int score = -pvs(s, -alpha - 1, -alpha, new_depth - reduction, ply + 1, gives, 0)
+    if score > alpha and reduction > 0:
+        score = -pvs(s, -alpha - 1, -alpha, new_depth, ply + 1, gives, 0)
+    if score > alpha and score < beta:
+        score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
+    return score
+
+
+cdef inline void note_tried(SearchState* s, Tried* tried, Move move, int quiet) noexcept nogil:
+    if quiet and tried.n_quiets < MAX_MOVES:
+        tried.quiets[tried.n_quiets] = move
+        tried.n_quiets += 1
+    elif not quiet:
+        tried.captures[tried.n_captures] = move
+        tried.capture_values[tried.n_captures] = capture_value(s, s.captures, move)
+        tried.n_captures += 1
+
+
+cdef inline void update_stats(SearchState* s, Tried* tried, Move move, int quiet, int ply,
+                              int depth, Move previous, int16_t* c1, int16_t* c2) noexcept nogil:
+    """`move`, the last one tried, cut: the histories reward it (a quiet
+    one becomes a killer and the countermove to `previous` too); the moves
+    of its kind tried before it failed to cut, so they lose as much, and so
+    do the captures tried before it."""
+    cdef int j, bonus = depth * depth, n_captures = tried.n_captures
+    if quiet:
+        if s.killers[ply][0] != move:
+            s.killers[ply][1] = s.killers[ply][0]
+            s.killers[ply][0] = move
+        if previous != NO_MOVE:
+            s.countermove[previous] = move
+        update_quiet(s, move, bonus, c1, c2)
+        for j in range(tried.n_quiets - 1):
+            update_quiet(s, tried.quiets[j], -bonus, c1, c2)
+    else:
+        update_capture(s, move, tried.capture_values[n_captures - 1], bonus)
+        n_captures -= 1
+    for j in range(n_captures):
+        update_capture(s, tried.captures[j], tried.capture_values[j], -bonus)
+
+
+cdef inline void store_node(SearchState* s, uint64_t key, int ply, int depth, int best,
+                            int beta, Move best_move, Move tt_move, int static_eval,
+                            int unproven) noexcept nogil:
+    """Step 8 of pvs_node: remember its result. A score that rests on a
+    repetition reaching above this node depends on the path here, and an
+    `unproven` one may be too low: only the move is kept."""
+    cdef int bound
+    if s.path_dep < ply or unproven:
+        bound = BOUND_NONE
+    else:
+        bound = BOUND_LOWER if best >= beta else (
+            BOUND_EXACT if best_move != NO_MOVE else BOUND_UPPER)
+    tt_store(s.tt, key, best_move if best_move != NO_MOVE else tt_move,
+             score_to_tt(best, ply), static_eval, depth if bound else 0, bound)
+
+
 cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                   int in_check, int after_null) noexcept nogil:
     """NegaScout, fail-soft: returns a score that is exact inside (alpha,
     beta), an upper bound at or below alpha, a lower bound at or above beta."""
     cdef Move moves[MAX_MOVES]
     cdef int scores[MAX_MOVES]
+    cdef Tried tried
     cdef void* g = s.game
-    cdef int n = -1, i, score, best, rule_score, back = 0, searched = 0, gives, new_depth
-    cdef int reduction, bound, static_eval, tt_score, quiet, plain_quiet, value
-    cdef int n_quiets = 0, j, prune_quiets, lmr_depth, prunable, improving, extend, order
-    cdef int sorted_from, found, kind, skipped = 0, mate_window
+    cdef int n = -1, i = 0, score, best = -INFINITE, rule_score, back = 0, searched = 0
+    cdef int gives, new_depth, reduction, static_eval, tt_score, quiet, plain_quiet
+    cdef int prune_quiets, prunable, improving, extend, order, sorted_from, found, kind
+    cdef int skipped = 0, mate_window
     cdef int16_t* c1
     cdef int16_t* c2
-    cdef Move quiets_tried[MAX_MOVES]
-    cdef Move captures_tried[MAX_MOVES]
-    cdef int capture_values[MAX_MOVES]
-    cdef int n_captures = 0
     cdef int pv_node = beta - alpha > 1
     cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter = NO_MOVE, previous
     cdef uint64_t key
@@ -289,12 +454,8 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
 
     if depth <= 0:
         return qsearch(s, alpha, beta, ply, in_check)
-    s.pv_len[ply] = ply
-    count_node(&s.nodes)
-    if should_stop(s):
+    if enter_node(s, ply):
         return 0
-    if ply > s.seldepth:
-        s.seldepth = ply
 
     # Step 1. Rules, the ply limit and mate distance (not at the root).
     if ply > 0:
@@ -316,12 +477,9 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     found = tt_probe(s.tt, key, &entry)
     if found:
         tt_move = entry.move
-        if ply > 0 and not pv_node and entry.depth >= depth:
-            tt_score = score_from_tt(entry.score, ply)
-            bound = entry.age_bound & 3
-            if bound == BOUND_EXACT or (bound == BOUND_LOWER and tt_score >= beta) \
-                    or (bound == BOUND_UPPER and tt_score <= alpha):
-                return tt_score
+        if ply > 0 and not pv_node and entry.depth >= depth \
+                and tt_cutoff(&entry, ply, alpha, beta, &tt_score):
+            return tt_score
 
     if in_check:
         static_eval = -INFINITE
@@ -347,14 +505,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
                 and beta > -MATE_BOUND and s.ops.null_move_ok(g) \
                 and generated(s, moves, &n, in_check) > NULL_MIN_MOVES:
-            # (Reducing more when the pass clears beta by far hid mates in
-            # 3 that a quiet move sets up: tests/test_protocol_uci.py.)
-            reduction = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR
-            s.played[ply] = NO_MOVE
-            s.played_kind[ply] = -1
-            s.ops.make_null(g)
-            score = -pvs(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0, 1)
-            s.ops.unmake_null(g)
+            score = null_move_score(s, beta, depth, ply)
             if s.aborted:
                 return 0
             if score >= beta:
@@ -376,21 +527,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         counter = s.countermove[previous]
     c1 = continuation_row(s, ply, 1)
     c2 = continuation_row(s, ply, 2)
-    for i in range(n):
-        move = moves[i]
-        value = capture_value(s, has_captures, move)
-        if move == tt_move:
-            scores[i] = SCORE_HASH_MOVE
-        elif value:
-            scores[i] = capture_order(s, move, value)   # its SEE is checked when it comes up
-        elif move == s.killers[ply][0]:
-            scores[i] = SCORE_KILLER + 1
-        elif move == s.killers[ply][1]:
-            scores[i] = SCORE_KILLER
-        elif move == counter:
-            scores[i] = SCORE_COUNTER
-        else:
-            scores[i] = quiet_order(s, move, c1, c2)
+    order_moves(s, moves, scores, n, ply, tt_move, counter, c1, c2)
 
     # Step 7. The move loop. Near the leaves, quiet moves that cannot lift a
     # hopeless static score to alpha (futility), or that come late in the
@@ -404,23 +541,10 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     # could say "no mate here" of a node that has one.
     prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0
     mate_window = alpha >= MATE_BOUND
-    best = -INFINITE
-    i = 0
+    tried.n_quiets = tried.n_captures = 0
     sorted_from = n
-    while i < n:
-        if i < SORT_AFTER:
-            pick_next(moves, scores, i, n)
-        elif i < sorted_from:
-            sort_moves(moves, scores, i, n)
-            sorted_from = i
+    while next_move(s, moves, scores, &i, n, &sorted_from):
         move = moves[i]
-        if SCORE_CAPTURE <= scores[i] < SCORE_HASH_MOVE and not see_ge(s, move, 0):
-            # A capture that loses material waits until after the quiet
-            # moves. (Testing only those that come up saves the exchange
-            # evaluation of every capture at nodes that cut early.)
-            scores[i] += SCORE_BAD_CAPTURE - SCORE_CAPTURE
-            sorted_from = n             # its place is further down now
-            continue
         order = scores[i]
         i += 1
         if ply == 0 and s.n_excluded and is_excluded(s, move):
@@ -432,16 +556,8 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         # Neither the hash move, a killer nor the countermove: ordered by
         # its history alone, and so open to pruning and reduction.
         plain_quiet = quiet and order < SCORE_COUNTER
-        prunable = 0
-        if plain_quiet and prune_quiets and searched > 0 and best > -MATE_BOUND:
-            # Futility judges the move at the depth it would be searched to
-            # after its reduction (Stockfish's lmrDepth), with that depth's
-            # margin: a move reduced a lot is pruned further from the leaves.
-            lmr_depth = depth - 1 - lmr_reduction(depth, searched)
-            prunable = (lmr_depth <= FUTILITY_MAX_DEPTH and static_eval + FUTILITY_BASE
-                        + FUTILITY_PER_PLY * (lmr_depth + 1) <= alpha) \
-                or (depth <= LMP_MAX_DEPTH
-                    and searched >= (LMP_BASE + 2 * depth * depth) * (2 + improving) // 3)
+        prunable = plain_quiet and prune_quiets and searched > 0 and best > -MATE_BOUND \
+            and futile(depth, searched, static_eval, alpha, improving)
         gives = may_give_check(s, has_checks, move)
         if prunable and not gives:
             skipped = 1
@@ -471,37 +587,18 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         if searched == 0:
             score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
         else:
-            # Late quiet moves are searched shallower first (LMR) ...
+            # Late plain quiet moves are searched shallower first (LMR).
             reduction = 0
             if s.reductions and depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES \
                     and plain_quiet and not in_check and not gives:
-                reduction = lmr_reduction(depth, searched)
-                # Less at PV nodes and for moves with a good history, more
-                # where the position is not getting better.
-                reduction += (not improving) - pv_node \
-                    - quiet_stat(s, move, kind, c1, c2) // LMR_HISTORY_DIVISOR
-                if reduction < 0:
-                    reduction = 0
-                if reduction > new_depth - 1:
-                    reduction = new_depth - 1
-            # ... and every later move with a null window: most are refuted
-            # cheaply; one that is not is searched again in full.
-            score = -pvs(s, -alpha - 1, -alpha, new_depth - reduction, ply + 1, gives, 0)
-            if score > alpha and reduction > 0:
-                score = -pvs(s, -alpha - 1, -alpha, new_depth, ply + 1, gives, 0)
-            if score > alpha and score < beta:
-                score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
+                reduction = late_reduction(s, depth, searched, new_depth, improving, pv_node,
+                                           move, kind, c1, c2)
+            score = search_later(s, alpha, beta, new_depth, reduction, ply, gives)
         s.ops.unmake(g)
         if s.aborted:
             return 0
         searched += 1
-        if quiet and n_quiets < MAX_MOVES:
-            quiets_tried[n_quiets] = move
-            n_quiets += 1
-        elif not quiet:
-            captures_tried[n_captures] = move
-            capture_values[n_captures] = capture_value(s, has_captures, move)
-            n_captures += 1
+        note_tried(s, &tried, move, quiet)
         if score > best:
             best = score
             if score > alpha:
@@ -511,40 +608,18 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                     s.root_best = move
                     s.root_score = score
                 if score >= beta:
-                    if quiet:
-                        if s.killers[ply][0] != move:
-                            s.killers[ply][1] = s.killers[ply][0]
-                            s.killers[ply][0] = move
-                        if previous != NO_MOVE:
-                            s.countermove[previous] = move
-                        # Reward the cutting move; the quiet moves tried
-                        # before it failed, so they lose as much.
-                        update_quiet(s, move, depth * depth, c1, c2)
-                        for j in range(n_quiets - 1):
-                            update_quiet(s, quiets_tried[j], -depth * depth, c1, c2)
-                    else:
-                        update_capture(s, move, capture_values[n_captures - 1], depth * depth)
-                        n_captures -= 1
-                    # The captures tried before the cutting move failed to cut.
-                    for j in range(n_captures):
-                        update_capture(s, captures_tried[j], capture_values[j], -depth * depth)
+                    update_stats(s, &tried, move, quiet, ply, depth, previous, c1, c2)
                     break
                 alpha = score
     if searched == 0:
         return -INFINITE                        # every root move excluded
 
-    # Step 8. Remember the result (not for a root with moves left out). A
-    # score that rests on a repetition reaching above this node depends on
-    # the path here, and a score below beta in a window asking for a mate
-    # after a move was skipped may be too low (Step 7): only the move is kept.
+    # Step 8. Remember the result (not for a root with moves left out): a
+    # score below beta in a window asking for a mate after a move was
+    # skipped may be too low (Step 7).
     if not (ply == 0 and s.n_excluded):
-        if s.path_dep < ply or (skipped and mate_window and best < beta):
-            bound = BOUND_NONE
-        else:
-            bound = BOUND_LOWER if best >= beta else (
-                BOUND_EXACT if best_move != NO_MOVE else BOUND_UPPER)
-        tt_store(s.tt, key, best_move if best_move != NO_MOVE else tt_move,
-                 score_to_tt(best, ply), static_eval, depth if bound else 0, bound)
+        store_node(s, key, ply, depth, best, beta, best_move, tt_move, static_eval,
+                   skipped and mate_window and best < beta)
     return best
 
 
