@@ -1,0 +1,228 @@
+# Move ordering and the history heuristics of the tree search
+# (engine/tree.pyx): how a node ranks and picks its moves, and what a
+# cutoff teaches the tables it ranks them by. Called per node and per
+# move: inline here.
+
+from libc.stdint cimport int16_t
+
+from engine.game cimport Move, NO_MOVE, MAX_MOVES
+from engine.tree cimport SearchState, CAPTURE_CLASSES
+
+cdef enum:
+    HISTORY_MAX = 1 << 14        # history scores stay within +-HISTORY_MAX
+    CAPTURE_VALUE_SCALE = 4096   # a capture's value outweighs its history within a victim
+    SCORE_HASH_MOVE = 1 << 30
+    SCORE_CAPTURE = 1 << 29
+    SCORE_KILLER = 1 << 28
+    SCORE_COUNTER = (1 << 28) - 1     # the reply that refuted this move before
+    SCORE_BAD_CAPTURE = -(1 << 29)    # after every quiet move
+    # Quiet moves other than the hash move score above this and below
+    # SCORE_CAPTURE (killers and the countermove on top, the rest by history,
+    # which stays within +-HISTORY_MAX, order hints well inside the band),
+    # so a move's band tells what it is.
+    SCORE_QUIET_FLOOR = -(1 << 28)
+    SORT_AFTER = 4               # moves picked one by one before the rest is sorted
+
+
+cdef inline void pick_next(Move* moves, int* scores, int i, int n) noexcept nogil:
+    # Selection sort one step at a time: a cutoff usually comes early, so
+    # sorting the whole list would be wasted work.
+    cdef int j, best = i, t
+    cdef Move m
+    for j in range(i + 1, n):
+        if scores[j] > scores[best]:
+            best = j
+    if best != i:
+        t = scores[i]; scores[i] = scores[best]; scores[best] = t
+        m = moves[i]; moves[i] = moves[best]; moves[best] = m
+
+
+cdef inline void sort_moves(Move* moves, int* scores, int i, int n) noexcept nogil:
+    # Insertion sort of moves[i:n], best first: once a node has searched a
+    # few moves without a cutoff it will likely search them all, and picking
+    # each by a full scan would cost a quadratic number of comparisons.
+    cdef int j, k, t
+    cdef Move m
+    for j in range(i + 1, n):
+        t = scores[j]
+        m = moves[j]
+        k = j - 1
+        while k >= i and scores[k] < t:
+            scores[k + 1] = scores[k]
+            moves[k + 1] = moves[k]
+            k -= 1
+        scores[k + 1] = t
+        moves[k + 1] = m
+
+
+cdef inline int gravity(int value, int bonus) noexcept nogil:
+    # "Gravity": each update moves a score toward +-HISTORY_MAX by a share of
+    # the remaining distance, so it stays bounded and old news fades.
+    if bonus > HISTORY_MAX:
+        bonus = HISTORY_MAX
+    elif bonus < -HISTORY_MAX:
+        bonus = -HISTORY_MAX
+    return value + bonus - value * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+
+
+cdef inline int16_t* capture_entry(SearchState* s, Move move, int value) noexcept nogil:
+    """Where the capture history of `move` (of capture value `value`) lives,
+    or NULL without move kinds."""
+    if s.capture_history is NULL:
+        return NULL
+    if value >= CAPTURE_CLASSES:
+        value = CAPTURE_CLASSES - 1
+    return s.capture_history + s.ops.move_kind(s.game, move) * CAPTURE_CLASSES + value
+
+
+cdef inline int capture_order(SearchState* s, Move move, int value) noexcept nogil:
+    cdef int16_t* h = capture_entry(s, move, value)
+    return SCORE_CAPTURE + value * CAPTURE_VALUE_SCALE + (h[0] if h is not NULL else 0)
+
+
+cdef inline void update_capture(SearchState* s, Move move, int value, int bonus) noexcept nogil:
+    cdef int16_t* h = capture_entry(s, move, value)
+    if h is not NULL:
+        h[0] = <int16_t> gravity(h[0], bonus)
+
+
+cdef inline int16_t* continuation_row(SearchState* s, int ply, int back) noexcept nogil:
+    """The continuation history after the move `back` plies before this
+    node, or NULL (no kinds, a pass, or before the root)."""
+    cdef int kind
+    if s.continuation is NULL or ply < back:
+        return NULL
+    kind = s.played_kind[ply - back]
+    if kind < 0:
+        return NULL
+    return s.continuation + ((back - 1) * s.move_kinds + kind) * s.move_kinds
+
+
+cdef inline int quiet_stat(SearchState* s, Move move, int kind, int16_t* c1, int16_t* c2) noexcept nogil:
+    """What the histories say of a quiet move (kind: its move kind, or -1)."""
+    cdef int score = s.history[move]
+    if kind >= 0:
+        if c1 is not NULL:
+            score += c1[kind]
+        if c2 is not NULL:
+            score += c2[kind]
+    return score
+
+
+cdef inline int quiet_order(SearchState* s, Move move, int16_t* c1, int16_t* c2) noexcept nogil:
+    cdef int kind = s.ops.move_kind(s.game, move) if (c1 is not NULL or c2 is not NULL) else -1
+    cdef int score = quiet_stat(s, move, kind, c1, c2)
+    if s.ops.order_hint is not NULL:
+        score += s.ops.order_hint(s.game, move)
+    return score
+
+
+cdef inline void update_quiet(SearchState* s, Move move, int bonus, int16_t* c1,
+                              int16_t* c2) noexcept nogil:
+    """A quiet move cut (bonus > 0) or failed to (bonus < 0) here: its
+    history and its continuation histories learn it."""
+    cdef int kind
+    s.history[move] = gravity(s.history[move], bonus)
+    if c1 is not NULL or c2 is not NULL:
+        kind = s.ops.move_kind(s.game, move)
+        if c1 is not NULL:
+            c1[kind] = <int16_t> gravity(c1[kind], bonus)
+        if c2 is not NULL:
+            c2[kind] = <int16_t> gravity(c2[kind], bonus)
+
+
+# The game's switches are read once per node into locals (`has_captures`,
+# `has_checks` in engine/tree.pyx): a field of *s would be reloaded after
+# every call through a function pointer.
+cdef inline int capture_value(SearchState* s, int has_captures, Move move) noexcept nogil:
+    return s.ops.capture_value(s.game, move) if has_captures else 0
+
+
+cdef inline int see_ge(SearchState* s, Move move, int threshold) noexcept nogil:
+    # Without an exchange evaluator every capture counts as a good one.
+    return s.ops.see_ge is NULL or s.ops.see_ge(s.game, move, threshold)
+
+
+# The moves a node has searched, for the histories to learn from at a cutoff.
+cdef struct Tried:
+    int n_quiets
+    int n_captures
+    Move quiets[MAX_MOVES]
+    Move captures[MAX_MOVES]
+    int capture_values[MAX_MOVES]
+
+
+cdef inline void order_moves(SearchState* s, Move* moves, int* scores, int n, int ply,
+                             Move tt_move, Move counter, int16_t* c1, int16_t* c2) noexcept nogil:
+    """Score the moves for picking: the hash move, captures by value and
+    capture history, killers, the countermove, quiet moves by history."""
+    cdef int i, value, has_captures = s.captures
+    cdef Move move
+    for i in range(n):
+        move = moves[i]
+        value = capture_value(s, has_captures, move)
+        if move == tt_move:
+            scores[i] = SCORE_HASH_MOVE
+        elif value:
+            scores[i] = capture_order(s, move, value)   # its SEE is checked when it comes up
+        elif move == s.killers[ply][0]:
+            scores[i] = SCORE_KILLER + 1
+        elif move == s.killers[ply][1]:
+            scores[i] = SCORE_KILLER
+        elif move == counter:
+            scores[i] = SCORE_COUNTER
+        else:
+            scores[i] = quiet_order(s, move, c1, c2)
+
+
+cdef inline int next_move(SearchState* s, Move* moves, int* scores, int* i, int n,
+                          int* sorted_from) noexcept nogil:
+    """Bring the best move left to moves[i]: 1, or 0 when none is left. A
+    capture that loses material waits until after the quiet moves.
+    (Testing only those that come up saves the exchange evaluation of every
+    capture at nodes that cut early.)"""
+    while i[0] < n:
+        if i[0] < SORT_AFTER:
+            pick_next(moves, scores, i[0], n)
+        elif i[0] < sorted_from[0]:
+            sort_moves(moves, scores, i[0], n)
+            sorted_from[0] = i[0]
+        if SCORE_CAPTURE <= scores[i[0]] < SCORE_HASH_MOVE and not see_ge(s, moves[i[0]], 0):
+            scores[i[0]] += SCORE_BAD_CAPTURE - SCORE_CAPTURE
+            sorted_from[0] = n          # its place is further down now
+            continue
+        return 1
+    return 0
+
+
+cdef inline void note_tried(SearchState* s, Tried* tried, Move move, int quiet) noexcept nogil:
+    if quiet and tried.n_quiets < MAX_MOVES:
+        tried.quiets[tried.n_quiets] = move
+        tried.n_quiets += 1
+    elif not quiet:
+        tried.captures[tried.n_captures] = move
+        tried.capture_values[tried.n_captures] = capture_value(s, s.captures, move)
+        tried.n_captures += 1
+
+
+cdef inline void update_stats(SearchState* s, Tried* tried, Move move, int quiet, int ply,
+                              int depth, Move previous, int16_t* c1, int16_t* c2) noexcept nogil:
+    """`move`, the last one tried, cut: the histories reward it (a quiet
+    one becomes a killer and the countermove to `previous` too); the moves
+    of its kind tried before it failed to cut, so they lose as much, and so
+    do the captures tried before it."""
+    cdef int j, bonus = depth * depth, n_captures = tried.n_captures
+    if quiet:
+        if s.killers[ply][0] != move:
+            s.killers[ply][1] = s.killers[ply][0]
+            s.killers[ply][0] = move
+        if previous != NO_MOVE:
+            s.countermove[previous] = move
+        update_quiet(s, move, bonus, c1, c2)
+        for j in range(tried.n_quiets - 1):
+            update_quiet(s, tried.quiets[j], -bonus, c1, c2)
+    else:
+        update_capture(s, move, tried.capture_values[n_captures - 1], bonus)
+        n_captures -= 1
+    for j in range(n_captures):
+        update_capture(s, tried.captures[j], tried.capture_values[j], -bonus)

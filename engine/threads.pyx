@@ -1,0 +1,87 @@
+# The helper threads' life cycle (see engine/threads.pxd): created and
+# joined by the Searcher when the thread count changes, woken at the start
+# of every search, waited for at its end.
+
+from engine.tree cimport SearchState, helper_search
+
+
+cdef void pool_init(Pool* pool) noexcept nogil:
+    pthread_mutex_init(&pool.lock, NULL)
+    pthread_cond_init(&pool.wake, NULL)
+    pthread_cond_init(&pool.idle, NULL)
+
+
+cdef void pool_destroy(Pool* pool) noexcept nogil:
+    pthread_cond_destroy(&pool.wake)
+    pthread_cond_destroy(&pool.idle)
+    pthread_mutex_destroy(&pool.lock)
+
+
+cdef void* helper_main(void* arg) noexcept nogil:
+    """A helper thread's life: park until a search begins, search until
+    stopped, report idle, park again; leave when the pool is closing."""
+    cdef SearchState* s = <SearchState*> arg
+    cdef Pool* pool = s.pool
+    cdef int seen = s.generation        # the searches before this thread began
+    pthread_mutex_lock(&pool.lock)
+    while True:
+        while pool.generation == seen and not pool.exiting:
+            pthread_cond_wait(&pool.wake, &pool.lock)
+        if pool.exiting:
+            break
+        seen = pool.generation
+        pthread_mutex_unlock(&pool.lock)
+        helper_search(s)
+        pthread_mutex_lock(&pool.lock)
+        pool.running -= 1
+        if pool.running == 0:
+            pthread_cond_broadcast(&pool.idle)
+    pthread_mutex_unlock(&pool.lock)
+    return NULL
+
+
+cdef int spawn_helpers(Pool* pool, void** states, int n) noexcept nogil:
+    """Start a helper thread on each of states[1:n] (SearchState pointers;
+    pool.threads has room for n); returns how many started."""
+    cdef pthread_attr_t attr
+    cdef int i, started = 0
+    pool.exiting = 0
+    pool.running = 0
+    pthread_attr_init(&attr)
+    pthread_attr_setstacksize(&attr, THREAD_STACK)
+    for i in range(1, n):
+        if pthread_create(&pool.threads[i], &attr, helper_main, states[i]) != 0:
+            break
+        started += 1
+    pthread_attr_destroy(&attr)
+    pool.n_helpers = started
+    return started
+
+
+cdef void close_helpers(Pool* pool) noexcept nogil:
+    """Stop and join the helper threads (they are parked)."""
+    cdef int i, n = pool.n_helpers
+    if n == 0:
+        return
+    pthread_mutex_lock(&pool.lock)
+    pool.exiting = 1
+    pthread_cond_broadcast(&pool.wake)
+    pthread_mutex_unlock(&pool.lock)
+    for i in range(1, n + 1):
+        pthread_join(pool.threads[i], NULL)
+    pool.n_helpers = 0
+
+
+cdef void start_helpers(Pool* pool) noexcept nogil:
+    pthread_mutex_lock(&pool.lock)
+    pool.running = pool.n_helpers
+    pool.generation += 1
+    pthread_cond_broadcast(&pool.wake)
+    pthread_mutex_unlock(&pool.lock)
+
+
+cdef void wait_helpers(Pool* pool) noexcept nogil:
+    pthread_mutex_lock(&pool.lock)
+    while pool.running > 0:
+        pthread_cond_wait(&pool.idle, &pool.lock)
+    pthread_mutex_unlock(&pool.lock)

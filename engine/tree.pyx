@@ -1,0 +1,595 @@
+# The tree search: iterative deepening with aspiration windows, NegaScout/PVS
+# over the transposition table, quiescence on captures (all evasions in
+# check). Every worker runs it on its own SearchState (engine/tree.pxd):
+# the main worker one iteration at a time for the Searcher
+# (engine/search.pyx), each helper its own deepening loop (helper_search)
+# over the shared table (Lazy SMP). Workers poll stop(), the clock and the
+# node budget through Control (the clock once every POLL_MASK + 1 nodes).
+#
+# The search sees the game only through GameOps (engine/game.pxd).
+
+from libc.math cimport log
+from libc.stdint cimport int16_t, uint64_t
+from libc.string cimport memcpy, memset
+
+from engine.game cimport (
+    Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE,
+)
+from engine.ordering cimport (
+    HISTORY_MAX, SCORE_HASH_MOVE, SCORE_CAPTURE, SCORE_COUNTER, SCORE_QUIET_FLOOR, Tried,
+    pick_next, continuation_row, quiet_stat, capture_value, see_ge, order_moves, next_move,
+    note_tried, update_stats,
+)
+from engine.threads cimport pthread_mutex_lock, pthread_mutex_unlock
+from engine.tt cimport (
+    TTEntry, tt_probe, tt_store, tt_prefetch, score_to_tt, score_from_tt, BOUND_NONE, BOUND_UPPER,
+    BOUND_LOWER, BOUND_EXACT,
+)
+
+# ---- search parameters (the shared ones are in engine/tree.pxd) -------------
+cdef enum:
+    POLL_MASK = 1023             # the clock is read when nodes & POLL_MASK == 0
+    NULL_MIN_DEPTH = 3
+    NULL_REDUCTION = 3           # a pass is searched this many plies shallower, ...
+    NULL_REDUCTION_DIVISOR = 6   # ... and one more per this many plies of depth
+    NULL_MIN_MOVES = 5           # no pass for a side with this many legal moves or fewer
+    LMP_BASE = 3                 # late-move pruning starts after (LMP_BASE + 2 d^2) quiet
+                                 # moves, times (2 + improving) / 3
+    LMR_MIN_DEPTH = 3
+    LMR_MIN_MOVES = 3            # first moves searched at full depth
+    RFP_MAX_DEPTH = 3            # reverse futility pruning depth limit
+    RFP_MARGIN = 110             # per ply
+    FUTILITY_MAX_DEPTH = 3       # quiet moves pruned when eval + margin <= alpha, if they
+                                 # would be searched (reduced) this deep or less
+    FUTILITY_BASE = 90
+    FUTILITY_PER_PLY = 110
+    LMP_MAX_DEPTH = 4            # quiet moves pruned past a count at low depth
+    SEE_MAX_DEPTH = 6            # captures losing more than SEE_MARGIN per ply
+    SEE_MARGIN = 150             # of depth are pruned at low depth
+    IIR_MIN_DEPTH = 6            # nodes without a hash move are searched a ply shallower
+    LMR_HISTORY_DIVISOR = HISTORY_MAX    # a quiet move's history stat / this: plies less reduced
+    LAZY_MARGIN = 300            # quiescence trusts a quick evaluation this far above beta
+
+
+cdef int LMR[64][64]             # reduction by depth and move number
+# Late-move reductions: LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR plies.
+cdef double LMR_BASE = 0.7
+cdef double LMR_DIVISOR = 1.9
+
+# Lazy SMP: helper i skips the depths where ((depth + SKIP_PHASE) // SKIP_SIZE)
+# is odd, so the helpers spread over the next few depths rather than all
+# repeat the main thread's (Stockfish 10's tables).
+cdef int SKIP_SIZE[20]
+cdef int SKIP_PHASE[20]
+SKIP_SIZE[:] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4]
+SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
+
+
+cdef void init_reductions():
+    cdef int d, m
+    for d in range(64):
+        for m in range(64):
+            LMR[d][m] = 0 if d == 0 or m == 0 else <int> (LMR_BASE + log(d) * log(m) / LMR_DIVISOR)
+
+
+init_reductions()
+
+
+cdef inline int should_stop(SearchState* s) noexcept nogil:
+    cdef Control* c = s.control
+    cdef long long deadline
+    if s.aborted:
+        return 1
+    if not s.abortable:
+        return 0
+    if c.node_limit and s.nodes >= c.node_limit:
+        s.aborted = 1
+    elif (s.nodes & POLL_MASK) == 0:
+        if atomic_load_int(&c.stop):
+            s.aborted = 1
+        elif s.id == 0 and atomic_load_int(&c.helper_done[s.iteration]):
+            s.aborted = s.jumped = 1    # its line stands for this iteration
+        else:
+            deadline = atomic_load_i64(&c.hard_ns)
+            if deadline and now_ns() >= deadline:
+                s.aborted = 1
+            elif c.node_limit and c.n_workers > 1 and total_nodes(c) >= c.node_limit:
+                s.aborted = 1
+    return s.aborted
+
+
+cdef inline void update_pv(SearchState* s, int ply, Move move) noexcept nogil:
+    cdef int i
+    s.pv[ply][ply] = move
+    for i in range(ply + 1, s.pv_len[ply + 1]):
+        s.pv[ply][i] = s.pv[ply + 1][i]
+    s.pv_len[ply] = s.pv_len[ply + 1] if s.pv_len[ply + 1] > ply + 1 else ply + 1
+
+
+cdef int is_excluded(SearchState* s, Move move) noexcept nogil:
+    cdef int i
+    for i in range(s.n_excluded):
+        if s.excluded[i] == move:
+            return 1
+    return 0
+
+
+cdef inline int may_give_check(SearchState* s, int has_checks, Move move) noexcept nogil:
+    return has_checks and s.ops.may_give_check(s.game, move)
+
+
+cdef inline void prefetch_child(SearchState* s, Move move) noexcept nogil:
+    # The child's probe of the table is a miss to memory: start that load
+    # now, while the move is still being judged (exchange, pruning, make).
+    if s.ops.key_after is not NULL:
+        tt_prefetch(s.tt, s.ops.key_after(s.game, move))
+
+
+cdef inline int lmr_reduction(int depth, int searched) noexcept nogil:
+    """The late-move reduction's table entry (before its adjustments)."""
+    return LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
+
+
+cdef inline int generated(SearchState* s, Move* moves, int* n, int in_check) noexcept nogil:
+    # The node's legal moves, generated once (n < 0: not yet).
+    if n[0] < 0:
+        n[0] = s.ops.generate(s.game, moves, MAX_MOVES, 0, in_check)
+    return n[0]
+
+
+cdef inline void note_rule_result(SearchState* s, int ply, int back) noexcept nogil:
+    if back and ply - back < s.path_dep:
+        s.path_dep = ply - back
+
+
+cdef inline int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
+    # Path dependence is gathered per subtree (see SearchState.path_dep).
+    cdef int saved = s.path_dep, score
+    s.path_dep = MAX_PLY
+    score = qsearch_node(s, alpha, beta, ply, in_check)
+    if saved < s.path_dep:
+        s.path_dep = saved
+    return score
+
+
+cdef inline int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
+                    int in_check, int after_null) noexcept nogil:
+    cdef int saved = s.path_dep, score
+    s.path_dep = MAX_PLY
+    score = pvs_node(s, alpha, beta, depth, ply, in_check, after_null)
+    if saved < s.path_dep:
+        s.path_dep = saved
+    return score
+
+
+cdef inline int enter_node(SearchState* s, int ply) noexcept nogil:
+    """Count the node; 1: the search has stopped."""
+    s.pv_len[ply] = ply
+    count_node(&s.nodes)
+    if should_stop(s):
+        return 1
+    if ply > s.seldepth:
+        s.seldepth = ply
+    return 0
+
+
+cdef inline int tt_cutoff(const TTEntry* entry, int ply, int alpha, int beta, int* score) noexcept nogil:
+    """Whether the stored bound settles the window (alpha, beta): its score
+    in `score`."""
+    cdef int bound = entry.age_bound & 3
+    score[0] = score_from_tt(entry.score, ply)
+    return bound == BOUND_EXACT or (bound == BOUND_LOWER and score[0] >= beta) \
+        or (bound == BOUND_UPPER and score[0] <= alpha)
+
+
+cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
+    cdef Move moves[MAX_MOVES]
+    cdef int scores[MAX_MOVES]
+    cdef int n, i, score, best, rule_score, back = 0, gives, tt_score, bound
+    cdef int static_eval = -INFINITE
+    cdef int pv_node = beta - alpha > 1, old_alpha = alpha, found
+    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE
+    cdef uint64_t key
+    cdef TTEntry entry
+    cdef void* g = s.game
+    cdef int has_captures = s.captures, has_checks = s.checks
+    if enter_node(s, ply):
+        return 0
+    if s.ops.rule_result(g, ply, &rule_score, &back):
+        note_rule_result(s, ply, back)
+        return rule_score
+    if ply >= MAX_PLY - 1:
+        return s.ops.evaluate(g)
+    # Any stored result is at least as deep as a quiescence search.
+    key = s.ops.key(g)
+    found = tt_probe(s.tt, key, &entry)
+    if found:
+        tt_move = entry.move
+        if not pv_node and tt_cutoff(&entry, ply, alpha, beta, &tt_score):
+            return tt_score
+    if in_check:
+        # Every evasion is tried: standing pat is no option in check.
+        best = -INFINITE
+        n = s.ops.generate(g, moves, MAX_MOVES, 0, 1)
+        if n == 0:
+            return s.ops.no_move_score(g, ply)
+    else:
+        # The table keeps static evaluations too: cheaper than recomputing.
+        if found and entry.eval != -INFINITE:
+            static_eval = entry.eval
+        else:
+            # Far above beta on a quick estimate, the rest of the evaluation
+            # would not bring the score back under it (lazy evaluation).
+            if s.ops.quick_evaluate is not NULL:
+                static_eval = s.ops.quick_evaluate(g)
+                if static_eval - LAZY_MARGIN >= beta:
+                    return static_eval
+            static_eval = s.ops.evaluate(g)
+        best = static_eval
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+        if not has_captures:
+            return best                 # nothing tactical to resolve
+        n = s.ops.generate(g, moves, MAX_MOVES, 1, 0)
+    for i in range(n):
+        scores[i] = SCORE_HASH_MOVE if moves[i] == tt_move else capture_value(s, has_captures, moves[i])
+    for i in range(n):
+        pick_next(moves, scores, i, n)
+        prefetch_child(s, moves[i])
+        # A capture that loses material cannot raise a standing pat.
+        if not in_check and not see_ge(s, moves[i], 0):
+            continue
+        gives = s.ops.make(g, moves[i], may_give_check(s, has_checks, moves[i]))
+        score = -qsearch(s, -beta, -alpha, ply + 1, gives)
+        s.ops.unmake(g)
+        if s.aborted:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                best_move = moves[i]
+                update_pv(s, ply, moves[i])
+                if score >= beta:
+                    break
+    if s.path_dep < ply:
+        bound = BOUND_NONE              # a score that rests on the path: keep the move only
+    else:
+        bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > old_alpha and pv_node
+                                                   else BOUND_UPPER)
+    tt_store(s.tt, key, best_move, score_to_tt(best, ply), static_eval, 0, bound)
+    return best
+
+
+cdef inline int null_move_score(SearchState* s, int beta, int depth, int ply) noexcept nogil:
+    """The score of passing here, searched shallower with a null window at
+    beta. (Reducing more when the pass clears beta by far hid mates in 3
+    that a quiet move sets up: tests/test_protocol_uci.py.)"""
+    cdef int score, reduction = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR
+    s.played[ply] = NO_MOVE
+    s.played_kind[ply] = -1
+    s.ops.make_null(s.game)
+    score = -pvs(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0, 1)
+    s.ops.unmake_null(s.game)
+    return score
+
+
+cdef inline int futile(int depth, int searched, int static_eval, int alpha,
+                       int improving) noexcept nogil:
+    """Whether a plain quiet move is pruned: futility judges it at the depth
+    it would be searched to after its reduction (Stockfish's lmrDepth), with
+    that depth's margin, so a move reduced a lot is pruned further from the
+    leaves; late-move pruning past a count of moves at low depth."""
+    cdef int lmr_depth = depth - 1 - lmr_reduction(depth, searched)
+    return (lmr_depth <= FUTILITY_MAX_DEPTH and static_eval + FUTILITY_BASE
+            + FUTILITY_PER_PLY * (lmr_depth + 1) <= alpha) \
+        or (depth <= LMP_MAX_DEPTH
+            and searched >= (LMP_BASE + 2 * depth * depth) * (2 + improving) // 3)
+
+
+cdef inline int late_reduction(SearchState* s, int depth, int searched, int new_depth,
+                               int improving, int pv_node, Move move, int kind,
+                               int16_t* c1, int16_t* c2) noexcept nogil:
+    """How many plies shallower a late plain quiet move is searched first:
+    less at PV nodes and for moves with a good history, more where the
+    position is not getting better."""
+    cdef int reduction = lmr_reduction(depth, searched)
+    reduction += (not improving) - pv_node \
+        - quiet_stat(s, move, kind, c1, c2) // LMR_HISTORY_DIVISOR
+    if reduction < 0:
+        reduction = 0
+    if reduction > new_depth - 1:
+        reduction = new_depth - 1
+    return reduction
+
+
+cdef inline int search_later(SearchState* s, int alpha, int beta, int new_depth, int reduction,
+                             int ply, int gives) noexcept nogil:
+    """A move after the first: with a null window (and `reduction` plies
+    shallower) first, as most are refuted cheaply; one that is not is
+    searched again in full."""
+    cdef int score = -pvs(s, -alpha - 1, -alpha, new_depth - reduction, ply + 1, gives, 0)
+    if score > alpha and reduction > 0:
+        score = -pvs(s, -alpha - 1, -alpha, new_depth, ply + 1, gives, 0)
+    if score > alpha and score < beta:
+        score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
+    return score
+
+
+cdef inline void store_node(SearchState* s, uint64_t key, int ply, int depth, int best,
+                            int beta, Move best_move, Move tt_move, int static_eval,
+                            int unproven) noexcept nogil:
+    """Step 8 of pvs_node: remember its result. A score that rests on a
+    repetition reaching above this node depends on the path here, and an
+    `unproven` one may be too low: only the move is kept."""
+    cdef int bound
+    if s.path_dep < ply or unproven:
+        bound = BOUND_NONE
+    else:
+        bound = BOUND_LOWER if best >= beta else (
+            BOUND_EXACT if best_move != NO_MOVE else BOUND_UPPER)
+    tt_store(s.tt, key, best_move if best_move != NO_MOVE else tt_move,
+             score_to_tt(best, ply), static_eval, depth if bound else 0, bound)
+
+
+cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
+                  int in_check, int after_null) noexcept nogil:
+    """NegaScout, fail-soft: returns a score that is exact inside (alpha,
+    beta), an upper bound at or below alpha, a lower bound at or above beta."""
+    cdef Move moves[MAX_MOVES]
+    cdef int scores[MAX_MOVES]
+    cdef Tried tried
+    cdef void* g = s.game
+    cdef int n = -1, i = 0, score, best = -INFINITE, rule_score, back = 0, searched = 0
+    cdef int gives, new_depth, reduction, static_eval, tt_score, quiet, plain_quiet
+    cdef int prune_quiets, prunable, improving, extend, order, sorted_from, found, kind
+    cdef int skipped = 0, mate_window
+    cdef int16_t* c1
+    cdef int16_t* c2
+    cdef int pv_node = beta - alpha > 1
+    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter = NO_MOVE, previous
+    cdef uint64_t key
+    cdef TTEntry entry
+    cdef int has_captures = s.captures, has_checks = s.checks
+
+    if depth <= 0:
+        return qsearch(s, alpha, beta, ply, in_check)
+    if enter_node(s, ply):
+        return 0
+
+    # Step 1. Rules, the ply limit and mate distance (not at the root).
+    if ply > 0:
+        if s.ops.rule_result(g, ply, &rule_score, &back):
+            note_rule_result(s, ply, back)
+            return rule_score
+        if ply >= MAX_PLY - 1:
+            return s.ops.evaluate(g)
+        # No mate found from here can beat one already found nearer the root.
+        if alpha < -(MATE - ply):
+            alpha = -(MATE - ply)
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+
+    # Step 2. Transposition table.
+    key = s.ops.key(g)
+    found = tt_probe(s.tt, key, &entry)
+    if found:
+        tt_move = entry.move
+        if ply > 0 and not pv_node and entry.depth >= depth \
+                and tt_cutoff(&entry, ply, alpha, beta, &tt_score):
+            return tt_score
+
+    if in_check:
+        static_eval = -INFINITE
+    elif found and entry.eval != -INFINITE:
+        static_eval = entry.eval
+    else:
+        static_eval = s.ops.evaluate(g)
+    s.static_evals[ply] = static_eval
+    # Better than two plies ago: pruning can afford to be less eager.
+    improving = ply < 2 or static_eval > s.static_evals[ply - 2]
+
+    if ply > 0 and not pv_node and not in_check:
+        # Step 3. Reverse futility: far above beta at low depth, assume a cut.
+        if s.forward_pruning and depth <= RFP_MAX_DEPTH \
+                and static_eval - RFP_MARGIN * (depth - improving) >= beta \
+                and beta > -MATE_BOUND and static_eval < MATE_BOUND:
+            return static_eval
+        # Step 4. Null move: if passing still holds beta, a real move will.
+        # Not where the side may be in zugzwang, its moves all worse than a
+        # pass (often the last step of a mate, where no legal move means
+        # defeat): where beta is a mate against it, and where it has few
+        # legal moves (the list is kept for Step 6).
+        if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
+                and beta > -MATE_BOUND and s.ops.null_move_ok(g) \
+                and generated(s, moves, &n, in_check) > NULL_MIN_MOVES:
+            score = null_move_score(s, beta, depth, ply)
+            if s.aborted:
+                return 0
+            if score >= beta:
+                return beta if score >= MATE_BOUND else score     # no unproven wins
+
+    # Step 5. Without a hash move to try first this node is likely to cost
+    # more than it is worth at full depth (internal iterative reduction;
+    # from depth 4 on it hid a short mate, from 6 on it does not).
+    if s.reductions and ply > 0 and depth >= IIR_MIN_DEPTH and tt_move == NO_MOVE:
+        depth -= 1
+
+    # Step 6. Generate and order: hash move, good captures (MVV-LVA), killers,
+    # the countermove, quiet moves by history, then losing captures.
+    generated(s, moves, &n, in_check)
+    if n == 0:
+        return s.ops.no_move_score(g, ply)
+    previous = s.played[ply - 1] if ply > 0 else NO_MOVE
+    if previous != NO_MOVE:
+        counter = s.countermove[previous]
+    c1 = continuation_row(s, ply, 1)
+    c2 = continuation_row(s, ply, 2)
+    order_moves(s, moves, scores, n, ply, tt_move, counter, c1, c2)
+
+    # Step 7. The move loop. Near the leaves, quiet moves that cannot lift a
+    # hopeless static score to alpha (futility), or that come late in the
+    # ordering (late-move pruning), are skipped unless they give check; so
+    # are captures that lose material. This holds in a window that asks for
+    # a forced win too (it asks for a shorter mate than one already found):
+    # searching every quiet move there made proving a mate cost several
+    # times more. But in Xiangqi a quiet move that gives no check can win
+    # outright, by leaving the other side without a legal move, so a fail-low
+    # in such a window after a move was skipped is not stored as a bound: it
+    # could say "no mate here" of a node that has one.
+    prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0
+    mate_window = alpha >= MATE_BOUND
+    tried.n_quiets = tried.n_captures = 0
+    sorted_from = n
+    while next_move(s, moves, scores, &i, n, &sorted_from):
+        move = moves[i]
+        order = scores[i]
+        i += 1
+        if ply == 0 and s.n_excluded and is_excluded(s, move):
+            continue
+        if order == SCORE_HASH_MOVE:
+            quiet = capture_value(s, has_captures, move) == 0
+        else:
+            quiet = SCORE_QUIET_FLOOR < order < SCORE_CAPTURE
+        # Neither the hash move, a killer nor the countermove: ordered by
+        # its history alone, and so open to pruning and reduction.
+        plain_quiet = quiet and order < SCORE_COUNTER
+        prunable = plain_quiet and prune_quiets and searched > 0 and best > -MATE_BOUND \
+            and futile(depth, searched, static_eval, alpha, improving)
+        gives = may_give_check(s, has_checks, move)
+        if prunable and not gives:
+            skipped = 1
+            continue
+        prefetch_child(s, move)
+        # Captures that lose material in the exchange they start, near the
+        # leaves (only those already found to lose: the others gain).
+        if s.forward_pruning and ply > 0 and not in_check and searched > 0 \
+                and best > -MATE_BOUND and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
+                and not see_ge(s, move, -SEE_MARGIN * depth):
+            if not gives:
+                skipped = 1
+                continue
+            prunable = 1            # kept only if it really checks
+        # Only checks that do not give material away are extended: a
+        # sacrificial check is searched like any other move.
+        extend = gives and see_ge(s, move, 0)
+        s.played[ply] = move
+        kind = s.ops.move_kind(g, move) if s.continuation is not NULL else -1
+        s.played_kind[ply] = kind
+        gives = s.ops.make(g, move, gives)
+        if prunable and not gives:
+            s.ops.unmake(g)
+            skipped = 1
+            continue
+        new_depth = depth - 1 + (gives and extend)     # check extension
+        if searched == 0:
+            score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
+        else:
+            # Late plain quiet moves are searched shallower first (LMR).
+            reduction = 0
+            if s.reductions and depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES \
+                    and plain_quiet and not in_check and not gives:
+                reduction = late_reduction(s, depth, searched, new_depth, improving, pv_node,
+                                           move, kind, c1, c2)
+            score = search_later(s, alpha, beta, new_depth, reduction, ply, gives)
+        s.ops.unmake(g)
+        if s.aborted:
+            return 0
+        searched += 1
+        note_tried(s, &tried, move, quiet)
+        if score > best:
+            best = score
+            if score > alpha:
+                best_move = move
+                update_pv(s, ply, move)
+                if ply == 0:
+                    s.root_best = move
+                    s.root_score = score
+                if score >= beta:
+                    update_stats(s, &tried, move, quiet, ply, depth, previous, c1, c2)
+                    break
+                alpha = score
+    if searched == 0:
+        return -INFINITE                        # every root move excluded
+
+    # Step 8. Remember the result (not for a root with moves left out): a
+    # score below beta in a window asking for a mate after a move was
+    # skipped may be too low (Step 7).
+    if not (ply == 0 and s.n_excluded):
+        store_node(s, key, ply, depth, best, beta, best_move, tt_move, static_eval,
+                   skipped and mate_window and best < beta)
+    return best
+
+
+cdef void first_window(int previous, int use_window, int* alpha, int* beta) noexcept nogil:
+    """An iteration's first window: around the previous score when
+    use_window; with a mate in hand, only as short a mate or a shorter one
+    (mate distance pruning then cuts every longer line, so the deeper
+    iterations stay cheap and reach the reduced moves); else all."""
+    alpha[0], beta[0] = -INFINITE, INFINITE
+    if use_window:
+        alpha[0] = previous - ASPIRATION_DELTA if previous - ASPIRATION_DELTA > -INFINITE else -INFINITE
+        beta[0] = previous + ASPIRATION_DELTA if previous + ASPIRATION_DELTA < INFINITE else INFINITE
+    elif previous >= MATE_BOUND:
+        alpha[0] = previous - 1
+
+
+cdef int aspiration(SearchState* s, int depth, int previous, int use_window, int in_check) noexcept nogil:
+    """One iteration at `depth`, around the previous score when use_window
+    (widening by half on each fail); helpers use it whole."""
+    cdef int alpha, beta, delta = ASPIRATION_DELTA, score
+    first_window(previous, use_window, &alpha, &beta)
+    while True:
+        score = pvs(s, alpha, beta, depth, 0, in_check, 0)
+        if s.aborted:
+            return score
+        if score <= alpha:
+            beta = (alpha + beta) // 2
+            alpha = score - delta if score - delta > -INFINITE else -INFINITE
+        elif score >= beta:
+            beta = score + delta if score + delta < INFINITE else INFINITE
+        else:
+            return score
+        delta += delta // 2
+
+cdef int search_root(SearchState* s, int alpha, int beta, int depth, int in_check) noexcept nogil:
+    """The main worker's search of the root in one window (engine/search.pyx
+    runs its aspiration loop, reporting between windows)."""
+    return pvs(s, alpha, beta, depth, 0, in_check, 0)
+
+
+cdef void helper_search(SearchState* s) noexcept nogil:
+    """A helper's iterative deepening: it only fills the shared table (and
+    its own history); the main worker decides and reports."""
+    cdef int d, score = 0, skip = (s.id - 1) % 20
+    cdef int in_check = s.checks and s.ops.in_check(s.game)
+    cdef int max_depth = s.control.max_depth
+    for d in range(1, max_depth + 1):
+        # (The last depth asked for is never skipped: whoever completes it
+        # first ends the search.)
+        if ((d + SKIP_PHASE[skip]) // SKIP_SIZE[skip]) % 2 and d < max_depth:
+            continue
+        s.seldepth = 0
+        score = aspiration(s, d, score, d >= ASPIRATION_DEPTH and -MATE_BOUND < score < MATE_BOUND,
+                           in_check)
+        if s.aborted:
+            return
+        if s.control.jumps and s.pv_len[0] > 0:
+            pthread_mutex_lock(&s.pool.lock)
+            s.done_score[d], s.done_pv_len[d] = score, s.pv_len[0]
+            memcpy(s.done_pv[d], s.pv[0], s.pv_len[0] * sizeof(Move))
+            pthread_mutex_unlock(&s.pool.lock)
+            atomic_store_int(&s.control.helper_done[d], 1)
+
+
+cdef void clear_heuristics(SearchState* s) noexcept nogil:
+    memset(s.history, 0, sizeof(s.history))
+    if s.continuation is not NULL:
+        memset(s.continuation, 0, 2 * s.move_kinds * s.move_kinds * sizeof(int16_t))
+        memset(s.capture_history, 0, s.move_kinds * CAPTURE_CLASSES * sizeof(int16_t))
+    memset(s.killers, 0xFF, sizeof(s.killers))          # NO_MOVE everywhere
+    memset(s.countermove, 0xFF, sizeof(s.countermove))
