@@ -6,7 +6,7 @@
 from libc.stdint cimport int16_t
 
 from engine.game cimport Move, NO_MOVE, MAX_MOVES
-from engine.tree cimport SearchState, CAPTURE_CLASSES
+from engine.worker cimport SearchState, CAPTURE_CLASSES
 
 cdef enum:
     HISTORY_MAX = 1 << 14        # history scores stay within +-HISTORY_MAX

@@ -12,8 +12,8 @@
 # the thread count is set and parked between searches; they never touch
 # Python.
 #
-# The search never prints: it fills plain dicts and hands them to the
-# caller's on_info.
+# The search never prints: it hands each report, a typed record
+# (engine/report.py's SearchInfo), to the caller's on_info.
 
 from libc.stdint cimport int16_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
@@ -27,11 +27,12 @@ from engine.threads cimport (
     Pool, pthread_t, pthread_mutex_lock, pthread_mutex_unlock, pool_init, pool_destroy,
     spawn_helpers, close_helpers, start_helpers, wait_helpers,
 )
+from engine.report import SearchInfo
 from engine.timeman import IterationClock
-from engine.tree cimport (
+from engine.tree cimport clear_heuristics, first_window, search_root, helper_main
+from engine.worker cimport (
     Control, SearchState, ASPIRATION_DEPTH, ASPIRATION_DELTA, MAX_SEARCH_DEPTH, CAPTURE_CLASSES,
-    atomic_load_int, atomic_store_int, atomic_store_i64, now_ns, total_nodes, clear_heuristics,
-    first_window, search_root,
+    atomic_load_int, atomic_store_int, atomic_store_i64, now_ns, total_nodes,
 )
 from engine.tt cimport (
     TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_new_search, tt_probe, tt_hashfull,
@@ -133,7 +134,7 @@ cdef class Searcher:
             workers[i].generation = self.pool.generation
             counts[i] = &workers[i].nodes
             clear_heuristics(workers[i])
-        started = spawn_helpers(&self.pool, <void**> workers, n)
+        started = spawn_helpers(&self.pool, <void**> workers, n, helper_main)
         if started < n - 1:
             self._close_helpers()
             raise RuntimeError(f"could only start {started + 1} of {n} threads")
@@ -291,7 +292,7 @@ cdef class Searcher:
 
     def run(self, on_info=None):
         """Search what prepare() set up and return a SearchResult. on_info
-        (dict) is called after every iteration (and for every MultiPV line,
+        (a SearchInfo) is called after every iteration (and for every MultiPV line,
         and for aspiration fails after a second)."""
         if self.prepared != PREPARED_SEARCH:
             raise RuntimeError("run() needs prepare() first")
@@ -470,10 +471,10 @@ cdef class Searcher:
         cp, mate = _score_fields(score)
         nodes = total_nodes(&self.control)
         elapsed_ms = max((now_ns() - self.start_ns) // 1_000_000, 0)
-        return {"depth": depth, "seldepth": max(self.workers[0].seldepth, depth),
-                "multipv": line + 1, "score": cp, "mate": mate, "bound": bound, "nodes": nodes,
-                "nps": nodes * 1000 // max(elapsed_ms, 1), "hashfull": self.hashfull(),
-                "time_ms": elapsed_ms, "pv": self._texts(pv)}
+        return SearchInfo(depth=depth, seldepth=max(self.workers[0].seldepth, depth),
+                          multipv=line + 1, score=cp, mate=mate, bound=bound, nodes=nodes,
+                          nps=nodes * 1000 // max(elapsed_ms, 1), hashfull=self.hashfull(),
+                          time_ms=elapsed_ms, pv=self._texts(pv))
 
     def _ponder_from_tt(self, root_moves, best):
         """The reply the table holds for the position after `best`, if legal."""

@@ -1,7 +1,7 @@
 # The helper threads of a search (Lazy SMP): C threads created when the
 # thread count is set, parked on a condition variable between searches and
-# woken for each one; they never touch Python. Each runs
-# engine/tree.pyx's helper_search on its own SearchState.
+# woken for each one; they never touch Python. Each runs the start routine
+# it was spawned with (engine/tree.pyx's helper_main, on its own state).
 
 cdef extern from "<pthread.h>" nogil:
     ctypedef struct pthread_t:
@@ -47,7 +47,10 @@ cdef struct Pool:
 
 cdef void pool_init(Pool* pool) noexcept nogil
 cdef void pool_destroy(Pool* pool) noexcept nogil
-cdef int spawn_helpers(Pool* pool, void** states, int n) noexcept nogil
+cdef int spawn_helpers(Pool* pool, void** states, int n,
+                       void* (*start)(void*) noexcept nogil) noexcept nogil
+cdef int helper_wait(Pool* pool, int* seen) noexcept nogil
+cdef void helper_finished(Pool* pool) noexcept nogil
 cdef void close_helpers(Pool* pool) noexcept nogil
 cdef void start_helpers(Pool* pool) noexcept nogil
 cdef void wait_helpers(Pool* pool) noexcept nogil

@@ -1,8 +1,8 @@
 # The helper threads' life cycle (see engine/threads.pxd): created and
 # joined by the Searcher when the thread count changes, woken at the start
-# of every search, waited for at its end.
-
-from engine.tree cimport SearchState, helper_search
+# of every search, waited for at its end. What a helper does in between is
+# the start routine it is given (engine/tree.pyx's helper_main): this module
+# knows nothing of the search.
 
 
 cdef void pool_init(Pool* pool) noexcept nogil:
@@ -17,32 +17,32 @@ cdef void pool_destroy(Pool* pool) noexcept nogil:
     pthread_mutex_destroy(&pool.lock)
 
 
-cdef void* helper_main(void* arg) noexcept nogil:
-    """A helper thread's life: park until a search begins, search until
-    stopped, report idle, park again; leave when the pool is closing."""
-    cdef SearchState* s = <SearchState*> arg
-    cdef Pool* pool = s.pool
-    cdef int seen = s.generation        # the searches before this thread began
+cdef int helper_wait(Pool* pool, int* seen) noexcept nogil:
+    """A helper thread parks here between searches: 1 when a search newer
+    than *seen begins (which it then records), 0 when the pool is closing."""
+    cdef int go
     pthread_mutex_lock(&pool.lock)
-    while True:
-        while pool.generation == seen and not pool.exiting:
-            pthread_cond_wait(&pool.wake, &pool.lock)
-        if pool.exiting:
-            break
-        seen = pool.generation
-        pthread_mutex_unlock(&pool.lock)
-        helper_search(s)
-        pthread_mutex_lock(&pool.lock)
-        pool.running -= 1
-        if pool.running == 0:
-            pthread_cond_broadcast(&pool.idle)
+    while pool.generation == seen[0] and not pool.exiting:
+        pthread_cond_wait(&pool.wake, &pool.lock)
+    go = not pool.exiting
+    seen[0] = pool.generation
     pthread_mutex_unlock(&pool.lock)
-    return NULL
+    return go
 
 
-cdef int spawn_helpers(Pool* pool, void** states, int n) noexcept nogil:
-    """Start a helper thread on each of states[1:n] (SearchState pointers;
-    pool.threads has room for n); returns how many started."""
+cdef void helper_finished(Pool* pool) noexcept nogil:
+    """A helper's search is over: the last one wakes wait_helpers."""
+    pthread_mutex_lock(&pool.lock)
+    pool.running -= 1
+    if pool.running == 0:
+        pthread_cond_broadcast(&pool.idle)
+    pthread_mutex_unlock(&pool.lock)
+
+
+cdef int spawn_helpers(Pool* pool, void** states, int n,
+                       void* (*start)(void*) noexcept nogil) noexcept nogil:
+    """Start a helper thread running start(states[i]) for each of
+    states[1:n] (pool.threads has room for n); returns how many started."""
     cdef pthread_attr_t attr
     cdef int i, started = 0
     pool.exiting = 0
@@ -50,7 +50,7 @@ cdef int spawn_helpers(Pool* pool, void** states, int n) noexcept nogil:
     pthread_attr_init(&attr)
     pthread_attr_setstacksize(&attr, THREAD_STACK)
     for i in range(1, n):
-        if pthread_create(&pool.threads[i], &attr, helper_main, states[i]) != 0:
+        if pthread_create(&pool.threads[i], &attr, start, states[i]) != 0:
             break
         started += 1
     pthread_attr_destroy(&attr)

@@ -1,6 +1,6 @@
 # The tree search: iterative deepening with aspiration windows, NegaScout/PVS
 # over the transposition table, quiescence on captures (all evasions in
-# check). Every worker runs it on its own SearchState (engine/tree.pxd):
+# check). Every worker runs it on its own SearchState (engine/worker.pxd):
 # the main worker one iteration at a time for the Searcher
 # (engine/search.pyx), each helper its own deepening loop (helper_search)
 # over the shared table (Lazy SMP). Workers poll stop(), the clock and the
@@ -15,18 +15,23 @@ from libc.string cimport memcpy, memset
 from engine.game cimport (
     Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE,
 )
+from engine.worker cimport (
+    Control, SearchState, atomic_load_int, atomic_store_int, atomic_load_i64, atomic_store_i64,
+    atomic_load_u64, count_node, ASPIRATION_DEPTH, ASPIRATION_DELTA, MAX_SEARCH_DEPTH,
+    CAPTURE_CLASSES, HISTORY_SIZE, now_ns, total_nodes,
+)
 from engine.ordering cimport (
     HISTORY_MAX, SCORE_HASH_MOVE, SCORE_CAPTURE, SCORE_COUNTER, SCORE_QUIET_FLOOR, Tried,
     pick_next, continuation_row, quiet_stat, capture_value, see_ge, order_moves, next_move,
     note_tried, update_stats,
 )
-from engine.threads cimport pthread_mutex_lock, pthread_mutex_unlock
+from engine.threads cimport pthread_mutex_lock, pthread_mutex_unlock, helper_wait, helper_finished
 from engine.tt cimport (
     TTEntry, tt_probe, tt_store, tt_prefetch, score_to_tt, score_from_tt, BOUND_NONE, BOUND_UPPER,
     BOUND_LOWER, BOUND_EXACT,
 )
 
-# ---- search parameters (the shared ones are in engine/tree.pxd) -------------
+# ---- search parameters (the shared ones are in engine/worker.pxd) -----------
 cdef enum:
     POLL_MASK = 1023             # the clock is read when nodes & POLL_MASK == 0
     NULL_MIN_DEPTH = 3
@@ -584,6 +589,18 @@ cdef void helper_search(SearchState* s) noexcept nogil:
             memcpy(s.done_pv[d], s.pv[0], s.pv_len[0] * sizeof(Move))
             pthread_mutex_unlock(&s.pool.lock)
             atomic_store_int(&s.control.helper_done[d], 1)
+
+
+cdef void* helper_main(void* arg) noexcept nogil:
+    """A helper thread's life (its start routine, engine/threads.pyx): park
+    until a search begins, search until stopped, report idle, park again;
+    leave when the pool is closing."""
+    cdef SearchState* s = <SearchState*> arg
+    cdef int seen = s.generation        # the searches before this thread began
+    while helper_wait(s.pool, &seen):
+        helper_search(s)
+        helper_finished(s.pool)
+    return NULL
 
 
 cdef void clear_heuristics(SearchState* s) noexcept nogil:

@@ -60,9 +60,8 @@ then starts the new one. "next": stored for the next search.
 The protocol loop never searches and the search never prints: `go` hands a
 copy of the board to a worker thread and returns, so the loop keeps reading
 (isready, stop, ping are answered during a search). The searcher reports
-each iteration as a plain dict, which start_search turns into one typed
-record (engine.report.SearchInfo) before any dialect sees it; the dialect
-formats every line. Output goes through one locked, flushed writer because
+each iteration as one typed record (engine.report.SearchInfo), which every
+dialect reads; the dialect formats every line. Output goes through one locked, flushed writer because
 both threads print.
 """
 import threading
@@ -71,7 +70,6 @@ from typing import Optional
 
 from engine.evaluate import load_weights
 from engine.games import GAMES
-from engine.report import SearchInfo
 from protocol import ucci, uci, xboard
 from protocol.options import engine_options
 from protocol.text import Output, quote
@@ -187,8 +185,7 @@ class Session:
     def start_search(self, board, *, on_info, on_done, hold=False, **limits):
         """Search a copy of `board` on a worker thread and return at once.
 
-        on_info(SearchInfo) per finished iteration (the searcher's dicts
-        become SearchInfo here, the one place); on_done(result) exactly once,
+        on_info(SearchInfo) per finished iteration; on_done(result) exactly once,
         on the worker thread with the session lock held -- at the end of the
         search, or, if `hold`, at release() (stop/ponderhit) if that is later.
         limits: depth, nodes, soft_ms, hard_ms, multipv, banned.
@@ -209,7 +206,7 @@ class Session:
 
         def guarded_info(info):
             try:
-                on_info(info if isinstance(info, SearchInfo) else SearchInfo(**info))
+                on_info(info)
             except Exception as err:       # a formatting bug must not kill the search
                 self.error(f"info callback failed: {err!r}")
 

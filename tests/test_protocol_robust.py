@@ -246,12 +246,12 @@ def test_ponder_time_does_not_count_after_ponderhit():
     depths = []
 
     def on_info(info):
-        depths.append(info["depth"])
-        if not hit and info["time_ms"] >= 300 and info.get("bound") is None:
-            hit["depth"] = info["depth"]
+        depths.append(info.depth)
+        if not hit and info.time_ms >= 300 and info.bound is None:
+            hit["depth"] = info.depth
             # A target below 1.5 x the time already spent; no hard cap, so
             # an iteration that starts also finishes.
-            searcher.set_limits(soft_ms=max(1, info["time_ms"]))
+            searcher.set_limits(soft_ms=max(1, info.time_ms))
 
     result = searcher.search(board, on_info=on_info)      # "go ponder": no limit at first
     assert hit, "never reached 300 ms"

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from engine.board import Board
+from engine.report import SearchInfo
 from protocol.options import default_threads
 from protocol.session import Session
 
@@ -61,9 +62,8 @@ class FakeSearcher:
             if self.deadline and time.monotonic() > self.deadline:
                 break
             d += 1
-            on_info({"depth": d, "seldepth": d, "multipv": 1, "score": 7, "mate": None,
-                     "bound": None, "nodes": 10 * d, "nps": 1000, "hashfull": 0,
-                     "time_ms": d, "pv": moves[:1]})
+            on_info(SearchInfo(depth=d, seldepth=d, multipv=1, score=7, mate=None, bound=None,
+                               nodes=10 * d, nps=1000, hashfull=0, time_ms=d, pv=moves[:1]))
             time.sleep(0.003)
         return SimpleNamespace(best=moves[0] if moves else None,
                                ponder=None, score=7, mate=None, depth=d, nodes=10 * d)

@@ -78,15 +78,15 @@ def test_mated_side_has_no_move(searcher):
 def test_info_lines_per_iteration(searcher):
     infos = []
     result = searcher.search(Board(), depth=6, on_info=infos.append)
-    assert [i["depth"] for i in infos] == [1, 2, 3, 4, 5, 6]
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5, 6]
     last = infos[-1]
-    assert last["pv"][0] == result.best
+    assert last.pv[0] == result.best
     # Helpers may still count a few nodes after the last report.
-    assert last["nodes"] == result.nodes if THREADS == 1 else last["nodes"] <= result.nodes
-    assert last["seldepth"] >= 6 and 0 <= last["hashfull"] <= 1000
-    assert isinstance(last["score"], int) and last["mate"] is None and last["bound"] is None
+    assert last.nodes == result.nodes if THREADS == 1 else last.nodes <= result.nodes
+    assert last.seldepth >= 6 and 0 <= last.hashfull <= 1000
+    assert isinstance(last.score, int) and last.mate is None and last.bound is None
     board = Board()
-    for move in last["pv"]:                     # the PV is a legal line
+    for move in last.pv:                     # the PV is a legal line
         board.push(move)
 
 
@@ -101,11 +101,11 @@ def test_two_threads_report_every_depth_once_with_a_legal_line():
             searcher.clear()
             infos = []
             result = searcher.search(Board(fen), depth=depth, on_info=infos.append)
-            assert [i["depth"] for i in infos] == list(range(1, depth + 1))
-            assert result.depth == depth and result.best == infos[-1]["pv"][0]
+            assert [i.depth for i in infos] == list(range(1, depth + 1))
+            assert result.depth == depth and result.best == infos[-1].pv[0]
             for info in infos:
                 board = Board(fen)
-                for move in info["pv"]:
+                for move in info.pv:
                     board.push(move)
 
 
@@ -129,11 +129,11 @@ def test_banned_moves_and_multipv(searcher):
     infos = []
     result = searcher.search(board, depth=5, banned=["h2e2", "b2e2"], multipv=3, on_info=infos.append)
     assert result.best not in ("h2e2", "b2e2")
-    final = [i for i in infos if i["depth"] == 5]
-    assert [i["multipv"] for i in final] == [1, 2, 3]
-    firsts = [i["pv"][0] for i in final]
+    final = [i for i in infos if i.depth == 5]
+    assert [i.multipv for i in final] == [1, 2, 3]
+    firsts = [i.pv[0] for i in final]
     assert len(set(firsts)) == 3 and not {"h2e2", "b2e2"} & set(firsts)
-    assert final[0]["score"] >= final[1]["score"] >= final[2]["score"]
+    assert final[0].score >= final[1].score >= final[2].score
 
 
 def test_all_moves_banned_gives_no_move(searcher):
@@ -201,14 +201,14 @@ def test_search_avoids_perpetual_check_loss():
 def test_search_ends_once_a_mate_is_settled(searcher):
     infos = []
     result = searcher.search(Board(MATES[0][1]), on_info=infos.append)   # no limit
-    assert result.mate == 1 and infos[-1]["depth"] < 20
+    assert result.mate == 1 and infos[-1].depth < 20
 
 
 def test_a_settled_mate_is_searched_on_when_a_depth_is_asked(searcher):
     # The early stop above saves a clock's time; `go depth` gets its depth.
     infos = []
     result = searcher.search(Board(MATES[0][1]), depth=30, on_info=infos.append)
-    assert result.mate == 1 and infos[-1]["depth"] == 30
+    assert result.mate == 1 and infos[-1].depth == 30
 
 
 def test_forced_move_is_played_at_once_under_a_clock():

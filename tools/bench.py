@@ -241,7 +241,7 @@ def bench_search(args):
         start = time.perf_counter()
         searcher.search(Board(), depth=args.depth, hard_ms=args.time_limit * 4000,
                         on_info=lambda info: infos.append((info, time.perf_counter() - start)))
-        reached = [(i["depth"], t) for i, t in infos if i["multipv"] == 1 and i["bound"] is None]
+        reached = [(i.depth, t) for i, t in infos if i.multipv == 1 and i.bound is None]
         for depth, seconds in reached:
             if depth >= args.depth - 4:
                 print(f"  tuong depth {depth:2d} at {seconds:6.2f} s")
@@ -272,9 +272,9 @@ def tuong_depth_nodes(fen, depth, hash_mb, threads=1):
     start = time.perf_counter()
 
     def note(info):
-        if info["multipv"] == 1 and info["bound"] is None:
-            nodes[info["depth"]] = info["nodes"]
-            seconds[info["depth"]] = time.perf_counter() - start
+        if info.multipv == 1 and info.bound is None:
+            nodes[info.depth] = info.nodes
+            seconds[info.depth] = time.perf_counter() - start
 
     Searcher(hash_mb, threads=threads).search(Board(fen), depth=depth, on_info=note)
     return nodes, seconds
