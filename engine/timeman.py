@@ -10,8 +10,9 @@ outside the search (pipes, the GUI, process scheduling), so spending only
 Plain Python on purpose: it runs once per move.
 """
 
-# Clocks above this (24 days) are as good as infinite, and would overflow
-# the searcher's C clock arithmetic.
+# Clocks above this (24 days) are as good as infinite: the 32-bit bound the
+# protocols take (protocol/uci.py's HIGHEST), kept here so a plan never asks
+# the searcher for more than a `go` could.
 MAX_MS = 2**31 - 1
 
 # A sudden-death game is planned as if this many more moves had to be made

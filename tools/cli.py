@@ -6,7 +6,7 @@ import math
 import os
 import re
 
-HIGHEST = 2**31 - 1       # node counts and milliseconds end up in C ints
+HIGHEST = 2**31 - 1       # as `go` takes them (protocol/uci.py): a 32-bit count or ms
 
 # tuong-match's -cluster: local, local:N, or a Dask scheduler's [SCHEME://]HOST:PORT
 # (Dask would answer anything else with a traceback).
