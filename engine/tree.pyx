@@ -21,9 +21,11 @@ from engine.worker cimport (
     CAPTURE_CLASSES, HISTORY_SIZE, now_ns, total_nodes,
 )
 from engine.ordering cimport (
-    HISTORY_MAX, SCORE_HASH_MOVE, SCORE_CAPTURE, SCORE_COUNTER, SCORE_QUIET_FLOOR, Tried,
-    pick_next, continuation_row, quiet_stat, capture_value, see_ge, order_moves, next_move,
-    note_tried, update_stats,
+    HISTORY_MAX, Tried, continuation_row, quiet_stat, see_ge, note_tried, update_stats,
+)
+from engine.movepick cimport (
+    MovePicker, STAGE_QUIET, STAGE_BAD_CAPTURE, picker_init, picker_init_qsearch, picker_next,
+    picker_quiet,
 )
 from engine.threads cimport pthread_mutex_lock, pthread_mutex_unlock, helper_wait, helper_finished
 from engine.tt cimport (
@@ -188,12 +190,11 @@ cdef inline int tt_cutoff(const TTEntry* entry, int ply, int alpha, int beta, in
 
 
 cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
-    cdef Move moves[MAX_MOVES]
-    cdef int scores[MAX_MOVES]
-    cdef int n, i, score, best, rule_score, back = 0, gives, tt_score, bound
+    cdef MovePicker mp
+    cdef int n, stage, score, best, rule_score, back = 0, gives, tt_score, bound
     cdef int static_eval = -INFINITE
     cdef int pv_node = beta - alpha > 1, old_alpha = alpha, found
-    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE
+    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move
     cdef uint64_t key
     cdef TTEntry entry
     cdef void* g = s.game
@@ -215,7 +216,7 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
     if in_check:
         # Every evasion is tried: standing pat is no option in check.
         best = -INFINITE
-        n = s.ops.generate(g, moves, MAX_MOVES, 0, 1)
+        n = s.ops.generate(g, mp.moves, MAX_MOVES, 0, 1)
         if n == 0:
             return s.ops.no_move_score(g, ply)
     else:
@@ -237,16 +238,14 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
             alpha = best
         if not has_captures:
             return best                 # nothing tactical to resolve
-        n = s.ops.generate(g, moves, MAX_MOVES, 1, 0)
-    for i in range(n):
-        scores[i] = SCORE_HASH_MOVE if moves[i] == tt_move else capture_value(s, has_captures, moves[i])
-    for i in range(n):
-        pick_next(moves, scores, i, n)
-        prefetch_child(s, moves[i])
+        n = s.ops.generate(g, mp.moves, MAX_MOVES, 1, 0)
+    picker_init_qsearch(&mp, s, n, tt_move)
+    while picker_next(&mp, &move, &stage):
+        prefetch_child(s, move)
         # A capture that loses material cannot raise a standing pat.
-        if not in_check and not see_ge(s, moves[i], 0):
+        if not in_check and not see_ge(s, move, 0):
             continue
-        gives = s.ops.make(g, moves[i], may_give_check(s, has_checks, moves[i]))
+        gives = s.ops.make(g, move, may_give_check(s, has_checks, move))
         score = -qsearch(s, -beta, -alpha, ply + 1, gives)
         s.ops.unmake(g)
         if s.aborted:
@@ -255,8 +254,8 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
             best = score
             if score > alpha:
                 alpha = score
-                best_move = moves[i]
-                update_pv(s, ply, moves[i])
+                best_move = move
+                update_pv(s, ply, move)
                 if score >= beta:
                     break
     if s.path_dep < ply:
@@ -343,13 +342,12 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                   int in_check, int after_null) noexcept nogil:
     """NegaScout, fail-soft: returns a score that is exact inside (alpha,
     beta), an upper bound at or below alpha, a lower bound at or above beta."""
-    cdef Move moves[MAX_MOVES]
-    cdef int scores[MAX_MOVES]
+    cdef MovePicker mp
     cdef Tried tried
     cdef void* g = s.game
-    cdef int n = -1, i = 0, score, best = -INFINITE, rule_score, back = 0, searched = 0
+    cdef int n = -1, score, best = -INFINITE, rule_score, back = 0, searched = 0
     cdef int gives, new_depth, reduction, static_eval, tt_score, quiet, plain_quiet
-    cdef int prune_quiets, prunable, improving, extend, order, sorted_from, found, kind
+    cdef int prune_quiets, prunable, improving, extend, stage, found, kind
     cdef int skipped = 0, mate_window
     cdef int16_t* c1
     cdef int16_t* c2
@@ -357,7 +355,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter = NO_MOVE, previous
     cdef uint64_t key
     cdef TTEntry entry
-    cdef int has_captures = s.captures, has_checks = s.checks
+    cdef int has_checks = s.checks
 
     if depth <= 0:
         return qsearch(s, alpha, beta, ply, in_check)
@@ -411,7 +409,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         # legal moves (the list is kept for Step 6).
         if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
                 and beta > -MATE_BOUND and s.ops.null_move_ok(g) \
-                and generated(s, moves, &n, in_check) > NULL_MIN_MOVES:
+                and generated(s, mp.moves, &n, in_check) > NULL_MIN_MOVES:
             score = null_move_score(s, beta, depth, ply)
             if s.aborted:
                 return 0
@@ -426,7 +424,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
 
     # Step 6. Generate and order: hash move, good captures (MVV-LVA), killers,
     # the countermove, quiet moves by history, then losing captures.
-    generated(s, moves, &n, in_check)
+    generated(s, mp.moves, &n, in_check)
     if n == 0:
         return s.ops.no_move_score(g, ply)
     previous = s.played[ply - 1] if ply > 0 else NO_MOVE
@@ -434,7 +432,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         counter = s.countermove[previous]
     c1 = continuation_row(s, ply, 1)
     c2 = continuation_row(s, ply, 2)
-    order_moves(s, moves, scores, n, ply, tt_move, counter, c1, c2)
+    picker_init(&mp, s, n, ply, tt_move, counter, c1, c2)
 
     # Step 7. The move loop. Near the leaves, quiet moves that cannot lift a
     # hopeless static score to alpha (futility), or that come late in the
@@ -449,20 +447,13 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0
     mate_window = alpha >= MATE_BOUND
     tried.n_quiets = tried.n_captures = 0
-    sorted_from = n
-    while next_move(s, moves, scores, &i, n, &sorted_from):
-        move = moves[i]
-        order = scores[i]
-        i += 1
+    while picker_next(&mp, &move, &stage):
         if ply == 0 and s.n_excluded and is_excluded(s, move):
             continue
-        if order == SCORE_HASH_MOVE:
-            quiet = capture_value(s, has_captures, move) == 0
-        else:
-            quiet = SCORE_QUIET_FLOOR < order < SCORE_CAPTURE
+        quiet = picker_quiet(&mp, stage)
         # Neither the hash move, a killer nor the countermove: ordered by
         # its history alone, and so open to pruning and reduction.
-        plain_quiet = quiet and order < SCORE_COUNTER
+        plain_quiet = stage == STAGE_QUIET
         prunable = plain_quiet and prune_quiets and searched > 0 and best > -MATE_BOUND \
             and futile(depth, searched, static_eval, alpha, improving)
         gives = may_give_check(s, has_checks, move)
@@ -473,7 +464,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         # Captures that lose material in the exchange they start, near the
         # leaves (only those already found to lose: the others gain).
         if s.forward_pruning and ply > 0 and not in_check and searched > 0 \
-                and best > -MATE_BOUND and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
+                and best > -MATE_BOUND and depth <= SEE_MAX_DEPTH and stage == STAGE_BAD_CAPTURE \
                 and not see_ge(s, move, -SEE_MARGIN * depth):
             if not gives:
                 skipped = 1
