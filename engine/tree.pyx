@@ -280,6 +280,72 @@ cdef inline int null_move_score(SearchState* s, int beta, int depth, int ply) no
     return score
 
 
+cdef inline int settled(SearchState* s, int ply, int* alpha, int* beta, int* score) noexcept nogil:
+    """Step 1 of pvs_node (below the root): whether a rule's result, the
+    ply limit or mate distance settles the node, its score in `score`. No
+    mate found from here can beat one already found nearer the root: the
+    window shrinks to the mates still possible."""
+    cdef int back = 0
+    if s.ops.rule_result(s.game, ply, score, &back):
+        note_rule_result(s, ply, back)
+        return 1
+    if ply >= MAX_PLY - 1:
+        score[0] = s.ops.evaluate(s.game)
+        return 1
+    if alpha[0] < -(MATE - ply):
+        alpha[0] = -(MATE - ply)
+    if beta[0] > MATE - ply - 1:
+        beta[0] = MATE - ply - 1
+    score[0] = alpha[0]
+    return alpha[0] >= beta[0]
+
+
+cdef inline int node_eval(SearchState* s, int ply, int in_check, int found,
+                          const TTEntry* entry) noexcept nogil:
+    """The node's static evaluation, noted at its ply: none in check, the
+    table's when it has one."""
+    cdef int static_eval
+    if in_check:
+        static_eval = -INFINITE
+    elif found and entry.eval != -INFINITE:
+        static_eval = entry.eval
+    else:
+        static_eval = s.ops.evaluate(s.game)
+    s.static_evals[ply] = static_eval
+    return static_eval
+
+
+cdef inline int cut_early(SearchState* s, Move* moves, int* n, int beta, int depth, int ply,
+                          int after_null, int static_eval, int improving,
+                          int* score) noexcept nogil:
+    """Steps 3 and 4 of pvs_node (off PV lines, not in check, below the
+    root): whether the node fails high before any move, its score in
+    `score` (0 if the search stopped).
+    Step 3. Reverse futility: far above beta at low depth, assume a cut.
+    Step 4. Null move: if passing still holds beta, a real move will. Not
+    where the side may be in zugzwang, its moves all worse than a pass
+    (often the last step of a mate, where no legal move means defeat):
+    where beta is a mate against it, and where it has few legal moves (the
+    list is kept for Step 6)."""
+    if s.forward_pruning and depth <= RFP_MAX_DEPTH \
+            and static_eval - RFP_MARGIN * (depth - improving) >= beta \
+            and beta > -MATE_BOUND and static_eval < MATE_BOUND:
+        score[0] = static_eval
+        return 1
+    if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
+            and beta > -MATE_BOUND and s.ops.null_move_ok(s.game) \
+            and generated(s, moves, n, 0) > NULL_MIN_MOVES:
+        score[0] = null_move_score(s, beta, depth, ply)
+        if s.aborted:
+            score[0] = 0
+            return 1
+        if score[0] >= beta:
+            if score[0] >= MATE_BOUND:
+                score[0] = beta         # no unproven wins
+            return 1
+    return 0
+
+
 cdef inline int futile(int depth, int searched, int static_eval, int alpha,
                        int improving) noexcept nogil:
     """Whether a plain quiet move is pruned: futility judges it at the depth
@@ -293,13 +359,35 @@ cdef inline int futile(int depth, int searched, int static_eval, int alpha,
             and searched >= (LMP_BASE + 2 * depth * depth) * (2 + improving) // 3)
 
 
+cdef inline int pruned(SearchState* s, Move move, int stage, int prune, int pv_node, int depth,
+                       int searched, int best, int alpha, int static_eval,
+                       int improving) noexcept nogil:
+    """Whether Step 7 of pvs_node skips this move unless it gives check
+    (prune: forward pruning, not in check, not at the root). Only once a
+    move was searched and no mate against the side is all it found: plain
+    quiet moves (off PV lines) that are futile or late, and captures
+    already found to lose material that lose more than SEE_MARGIN per ply
+    of depth, near the leaves."""
+    if not prune or searched == 0 or best <= -MATE_BOUND:
+        return 0
+    if stage == STAGE_QUIET:
+        return not pv_node and futile(depth, searched, static_eval, alpha, improving)
+    return stage == STAGE_BAD_CAPTURE and depth <= SEE_MAX_DEPTH \
+        and not see_ge(s, move, -SEE_MARGIN * depth)
+
+
 cdef inline int late_reduction(SearchState* s, int depth, int searched, int new_depth,
-                               int improving, int pv_node, Move move, int kind,
-                               int16_t* c1, int16_t* c2) noexcept nogil:
-    """How many plies shallower a late plain quiet move is searched first:
-    less at PV nodes and for moves with a good history, more where the
-    position is not getting better."""
-    cdef int reduction = lmr_reduction(depth, searched)
+                               int improving, int pv_node, int tactical, int stage, Move move,
+                               int kind, int16_t* c1, int16_t* c2) noexcept nogil:
+    """How many plies shallower a move is searched first (LMR): late plain
+    quiet moves (not `tactical`: in check or giving it) only; less at PV
+    nodes and for moves with a good history, more where the position is not
+    getting better."""
+    cdef int reduction
+    if not s.reductions or depth < LMR_MIN_DEPTH or searched < LMR_MIN_MOVES \
+            or stage != STAGE_QUIET or tactical:
+        return 0
+    reduction = lmr_reduction(depth, searched)
     reduction += (not improving) - pv_node \
         - quiet_stat(s, move, kind, c1, c2) // LMR_HISTORY_DIVISOR
     if reduction < 0:
@@ -309,17 +397,27 @@ cdef inline int late_reduction(SearchState* s, int depth, int searched, int new_
     return reduction
 
 
-cdef inline int search_later(SearchState* s, int alpha, int beta, int new_depth, int reduction,
-                             int ply, int gives) noexcept nogil:
-    """A move after the first: with a null window (and `reduction` plies
-    shallower) first, as most are refuted cheaply; one that is not is
-    searched again in full."""
-    cdef int score = -pvs(s, -alpha - 1, -alpha, new_depth - reduction, ply + 1, gives, 0)
+cdef inline int search_move(SearchState* s, int alpha, int beta, int new_depth, int reduction,
+                            int ply, int gives, int searched) noexcept nogil:
+    """The first move in the full window; a later one with a null window
+    (and `reduction` plies shallower) first, as most are refuted cheaply,
+    and again in full if it is not."""
+    cdef int score
+    if searched == 0:
+        return -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
+    score = -pvs(s, -alpha - 1, -alpha, new_depth - reduction, ply + 1, gives, 0)
     if score > alpha and reduction > 0:
         score = -pvs(s, -alpha - 1, -alpha, new_depth, ply + 1, gives, 0)
     if score > alpha and score < beta:
         score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
     return score
+
+
+cdef inline void new_best(SearchState* s, int ply, Move move, int score) noexcept nogil:
+    update_pv(s, ply, move)
+    if ply == 0:
+        s.root_best = move
+        s.root_score = score
 
 
 cdef inline void store_node(SearchState* s, uint64_t key, int ply, int depth, int best,
@@ -345,14 +443,14 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     cdef MovePicker mp
     cdef Tried tried
     cdef void* g = s.game
-    cdef int n = -1, score, best = -INFINITE, rule_score, back = 0, searched = 0
-    cdef int gives, new_depth, reduction, static_eval, tt_score, quiet, plain_quiet
-    cdef int prune_quiets, prunable, improving, extend, stage, found, kind
+    cdef int n = -1, score, best = -INFINITE, searched = 0
+    cdef int gives, new_depth, reduction, static_eval, tt_score
+    cdef int prune, prunable, improving, extend, stage, found, kind
     cdef int skipped = 0, mate_window
     cdef int16_t* c1
     cdef int16_t* c2
     cdef int pv_node = beta - alpha > 1
-    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter = NO_MOVE, previous
+    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter, previous
     cdef uint64_t key
     cdef TTEntry entry
     cdef int has_checks = s.checks
@@ -363,19 +461,8 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         return 0
 
     # Step 1. Rules, the ply limit and mate distance (not at the root).
-    if ply > 0:
-        if s.ops.rule_result(g, ply, &rule_score, &back):
-            note_rule_result(s, ply, back)
-            return rule_score
-        if ply >= MAX_PLY - 1:
-            return s.ops.evaluate(g)
-        # No mate found from here can beat one already found nearer the root.
-        if alpha < -(MATE - ply):
-            alpha = -(MATE - ply)
-        if beta > MATE - ply - 1:
-            beta = MATE - ply - 1
-        if alpha >= beta:
-            return alpha
+    if ply > 0 and settled(s, ply, &alpha, &beta, &score):
+        return score
 
     # Step 2. Transposition table.
     key = s.ops.key(g)
@@ -386,35 +473,15 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                 and tt_cutoff(&entry, ply, alpha, beta, &tt_score):
             return tt_score
 
-    if in_check:
-        static_eval = -INFINITE
-    elif found and entry.eval != -INFINITE:
-        static_eval = entry.eval
-    else:
-        static_eval = s.ops.evaluate(g)
-    s.static_evals[ply] = static_eval
+    static_eval = node_eval(s, ply, in_check, found, &entry)
     # Better than two plies ago: pruning can afford to be less eager.
     improving = ply < 2 or static_eval > s.static_evals[ply - 2]
 
-    if ply > 0 and not pv_node and not in_check:
-        # Step 3. Reverse futility: far above beta at low depth, assume a cut.
-        if s.forward_pruning and depth <= RFP_MAX_DEPTH \
-                and static_eval - RFP_MARGIN * (depth - improving) >= beta \
-                and beta > -MATE_BOUND and static_eval < MATE_BOUND:
-            return static_eval
-        # Step 4. Null move: if passing still holds beta, a real move will.
-        # Not where the side may be in zugzwang, its moves all worse than a
-        # pass (often the last step of a mate, where no legal move means
-        # defeat): where beta is a mate against it, and where it has few
-        # legal moves (the list is kept for Step 6).
-        if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
-                and beta > -MATE_BOUND and s.ops.null_move_ok(g) \
-                and generated(s, mp.moves, &n, in_check) > NULL_MIN_MOVES:
-            score = null_move_score(s, beta, depth, ply)
-            if s.aborted:
-                return 0
-            if score >= beta:
-                return beta if score >= MATE_BOUND else score     # no unproven wins
+    # Steps 3 and 4. Reverse futility and the null move.
+    if ply > 0 and not pv_node and not in_check \
+            and cut_early(s, mp.moves, &n, beta, depth, ply, after_null, static_eval, improving,
+                          &score):
+        return score
 
     # Step 5. Without a hash move to try first this node is likely to cost
     # more than it is worth at full depth (internal iterative reduction;
@@ -428,8 +495,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     if n == 0:
         return s.ops.no_move_score(g, ply)
     previous = s.played[ply - 1] if ply > 0 else NO_MOVE
-    if previous != NO_MOVE:
-        counter = s.countermove[previous]
+    counter = s.countermove[previous] if previous != NO_MOVE else NO_MOVE
     c1 = continuation_row(s, ply, 1)
     c2 = continuation_row(s, ply, 2)
     picker_init(&mp, s, n, ply, tt_move, counter, c1, c2)
@@ -444,32 +510,19 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     # outright, by leaving the other side without a legal move, so a fail-low
     # in such a window after a move was skipped is not stored as a bound: it
     # could say "no mate here" of a node that has one.
-    prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0
+    prune = s.forward_pruning and not in_check and ply > 0
     mate_window = alpha >= MATE_BOUND
     tried.n_quiets = tried.n_captures = 0
     while picker_next(&mp, &move, &stage):
         if ply == 0 and s.n_excluded and is_excluded(s, move):
             continue
-        quiet = picker_quiet(&mp, stage)
-        # Neither the hash move, a killer nor the countermove: ordered by
-        # its history alone, and so open to pruning and reduction.
-        plain_quiet = stage == STAGE_QUIET
-        prunable = plain_quiet and prune_quiets and searched > 0 and best > -MATE_BOUND \
-            and futile(depth, searched, static_eval, alpha, improving)
         gives = may_give_check(s, has_checks, move)
-        if prunable and not gives:
+        prunable = pruned(s, move, stage, prune, pv_node, depth, searched, best, alpha,
+                          static_eval, improving)
+        if prunable and not gives:      # (else kept only if it really checks)
             skipped = 1
             continue
         prefetch_child(s, move)
-        # Captures that lose material in the exchange they start, near the
-        # leaves (only those already found to lose: the others gain).
-        if s.forward_pruning and ply > 0 and not in_check and searched > 0 \
-                and best > -MATE_BOUND and depth <= SEE_MAX_DEPTH and stage == STAGE_BAD_CAPTURE \
-                and not see_ge(s, move, -SEE_MARGIN * depth):
-            if not gives:
-                skipped = 1
-                continue
-            prunable = 1            # kept only if it really checks
         # Only checks that do not give material away are extended: a
         # sacrificial check is searched like any other move.
         extend = gives and see_ge(s, move, 0)
@@ -482,31 +535,22 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             skipped = 1
             continue
         new_depth = depth - 1 + (gives and extend)     # check extension
-        if searched == 0:
-            score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
-        else:
-            # Late plain quiet moves are searched shallower first (LMR).
-            reduction = 0
-            if s.reductions and depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES \
-                    and plain_quiet and not in_check and not gives:
-                reduction = late_reduction(s, depth, searched, new_depth, improving, pv_node,
-                                           move, kind, c1, c2)
-            score = search_later(s, alpha, beta, new_depth, reduction, ply, gives)
+        reduction = late_reduction(s, depth, searched, new_depth, improving, pv_node,
+                                   in_check or gives, stage, move, kind, c1, c2)
+        score = search_move(s, alpha, beta, new_depth, reduction, ply, gives, searched)
         s.ops.unmake(g)
         if s.aborted:
             return 0
         searched += 1
-        note_tried(s, &tried, move, quiet)
+        note_tried(s, &tried, move, picker_quiet(&mp, stage))
         if score > best:
             best = score
             if score > alpha:
                 best_move = move
-                update_pv(s, ply, move)
-                if ply == 0:
-                    s.root_best = move
-                    s.root_score = score
+                new_best(s, ply, move, score)
                 if score >= beta:
-                    update_stats(s, &tried, move, quiet, ply, depth, previous, c1, c2)
+                    update_stats(s, &tried, move, picker_quiet(&mp, stage), ply, depth, previous,
+                                 c1, c2)
                     break
                 alpha = score
     if searched == 0:
