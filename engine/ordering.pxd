@@ -3,6 +3,7 @@
 # what a cutoff teaches them. Called per node and per move: inline here.
 
 from libc.stdint cimport int16_t
+from libc.string cimport memset
 
 from engine.game cimport Move, NO_MOVE, MAX_MOVES
 from engine.worker cimport SearchState, CAPTURE_CLASSES
@@ -126,3 +127,13 @@ cdef inline void update_stats(SearchState* s, Tried* tried, Move move, int quiet
         n_captures -= 1
     for j in range(n_captures):
         update_capture(s, tried.captures[j], tried.capture_values[j], -bonus)
+
+
+cdef inline void clear_heuristics(SearchState* s) noexcept nogil:
+    """Forget what the tables learned (a new game)."""
+    memset(s.history, 0, sizeof(s.history))
+    if s.continuation is not NULL:
+        memset(s.continuation, 0, 2 * s.move_kinds * s.move_kinds * sizeof(int16_t))
+        memset(s.capture_history, 0, s.move_kinds * CAPTURE_CLASSES * sizeof(int16_t))
+    memset(s.killers, 0xFF, sizeof(s.killers))          # NO_MOVE everywhere
+    memset(s.countermove, 0xFF, sizeof(s.countermove))

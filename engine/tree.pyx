@@ -10,15 +10,12 @@
 
 from libc.math cimport log
 from libc.stdint cimport int16_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy
 
-from engine.game cimport (
-    Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE,
-)
+from engine.game cimport Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE
 from engine.worker cimport (
-    Control, SearchState, atomic_load_int, atomic_store_int, atomic_load_i64, atomic_store_i64,
-    atomic_load_u64, count_node, ASPIRATION_DEPTH, ASPIRATION_DELTA, MAX_SEARCH_DEPTH,
-    CAPTURE_CLASSES, HISTORY_SIZE, now_ns, total_nodes,
+    Control, SearchState, atomic_load_int, atomic_store_int, atomic_load_i64, count_node,
+    ASPIRATION_DEPTH, ASPIRATION_DELTA, now_ns, total_nodes,
 )
 from engine.ordering cimport (
     HISTORY_MAX, Tried, continuation_row, quiet_stat, see_ge, note_tried, update_stats,
@@ -29,7 +26,7 @@ from engine.movepick cimport (
 )
 from engine.threads cimport pthread_mutex_lock, pthread_mutex_unlock, helper_wait, helper_finished
 from engine.tt cimport (
-    TTEntry, tt_probe, tt_store, tt_prefetch, score_to_tt, score_from_tt, BOUND_NONE, BOUND_UPPER,
+    TTEntry, tt_probe, tt_store, tt_prefetch, tt_cutoff, score_to_tt, BOUND_NONE, BOUND_UPPER,
     BOUND_LOWER, BOUND_EXACT,
 )
 
@@ -178,15 +175,6 @@ cdef inline int enter_node(SearchState* s, int ply) noexcept nogil:
     if ply > s.seldepth:
         s.seldepth = ply
     return 0
-
-
-cdef inline int tt_cutoff(const TTEntry* entry, int ply, int alpha, int beta, int* score) noexcept nogil:
-    """Whether the stored bound settles the window (alpha, beta): its score
-    in `score`."""
-    cdef int bound = entry.age_bound & 3
-    score[0] = score_from_tt(entry.score, ply)
-    return bound == BOUND_EXACT or (bound == BOUND_LOWER and score[0] >= beta) \
-        or (bound == BOUND_UPPER and score[0] <= alpha)
 
 
 cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
@@ -363,11 +351,17 @@ cdef inline int pruned(SearchState* s, Move move, int stage, int prune, int pv_n
                        int searched, int best, int alpha, int static_eval,
                        int improving) noexcept nogil:
     """Whether Step 7 of pvs_node skips this move unless it gives check
-    (prune: forward pruning, not in check, not at the root). Only once a
-    move was searched and no mate against the side is all it found: plain
-    quiet moves (off PV lines) that are futile or late, and captures
-    already found to lose material that lose more than SEE_MARGIN per ply
-    of depth, near the leaves."""
+    (prune: forward pruning, not in check, not at the root), once a move
+    was searched and found more than a mate against the side. Near the
+    leaves: plain quiet moves (off PV lines) that cannot lift a hopeless
+    static score to alpha or come late (futile()), and captures already
+    found to lose material that lose more than SEE_MARGIN per ply of depth.
+    This holds in a window that asks for a forced win too (a shorter mate
+    than one already found): searching every quiet move there made proving
+    a mate cost several times more. But in Xiangqi a quiet move that gives
+    no check can win outright, by leaving the other side without a legal
+    move, so a fail-low in such a window after a move was skipped is not
+    stored as a bound: it could say "no mate here" of a node that has one."""
     if not prune or searched == 0 or best <= -MATE_BOUND:
         return 0
     if stage == STAGE_QUIET:
@@ -500,16 +494,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     c2 = continuation_row(s, ply, 2)
     picker_init(&mp, s, n, ply, tt_move, counter, c1, c2)
 
-    # Step 7. The move loop. Near the leaves, quiet moves that cannot lift a
-    # hopeless static score to alpha (futility), or that come late in the
-    # ordering (late-move pruning), are skipped unless they give check; so
-    # are captures that lose material. This holds in a window that asks for
-    # a forced win too (it asks for a shorter mate than one already found):
-    # searching every quiet move there made proving a mate cost several
-    # times more. But in Xiangqi a quiet move that gives no check can win
-    # outright, by leaving the other side without a legal move, so a fail-low
-    # in such a window after a move was skipped is not stored as a bound: it
-    # could say "no mate here" of a node that has one.
+    # Step 7. The move loop, with forward pruning (pruned()).
     prune = s.forward_pruning and not in_check and ply > 0
     mate_window = alpha >= MATE_BOUND
     tried.n_quiets = tried.n_captures = 0
@@ -637,11 +622,3 @@ cdef void* helper_main(void* arg) noexcept nogil:
         helper_finished(s.pool)
     return NULL
 
-
-cdef void clear_heuristics(SearchState* s) noexcept nogil:
-    memset(s.history, 0, sizeof(s.history))
-    if s.continuation is not NULL:
-        memset(s.continuation, 0, 2 * s.move_kinds * s.move_kinds * sizeof(int16_t))
-        memset(s.capture_history, 0, s.move_kinds * CAPTURE_CLASSES * sizeof(int16_t))
-    memset(s.killers, 0xFF, sizeof(s.killers))          # NO_MOVE everywhere
-    memset(s.countermove, 0xFF, sizeof(s.countermove))
