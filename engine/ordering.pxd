@@ -1,58 +1,15 @@
-# Move ordering and the history heuristics of the tree search
-# (engine/tree.pyx): how a node ranks and picks its moves, and what a
-# cutoff teaches the tables it ranks them by. Called per node and per
-# move: inline here.
+# The history heuristics of the tree search (engine/tree.pyx): the tables
+# that a node's moves are ranked by (engine/movepick.pxd picks them), and
+# what a cutoff teaches them. Called per node and per move: inline here.
 
 from libc.stdint cimport int16_t
+from libc.string cimport memset
 
 from engine.game cimport Move, NO_MOVE, MAX_MOVES
 from engine.worker cimport SearchState, CAPTURE_CLASSES
 
 cdef enum:
     HISTORY_MAX = 1 << 14        # history scores stay within +-HISTORY_MAX
-    CAPTURE_VALUE_SCALE = 4096   # a capture's value outweighs its history within a victim
-    SCORE_HASH_MOVE = 1 << 30
-    SCORE_CAPTURE = 1 << 29
-    SCORE_KILLER = 1 << 28
-    SCORE_COUNTER = (1 << 28) - 1     # the reply that refuted this move before
-    SCORE_BAD_CAPTURE = -(1 << 29)    # after every quiet move
-    # Quiet moves other than the hash move score above this and below
-    # SCORE_CAPTURE (killers and the countermove on top, the rest by history,
-    # which stays within +-HISTORY_MAX, order hints well inside the band),
-    # so a move's band tells what it is.
-    SCORE_QUIET_FLOOR = -(1 << 28)
-    SORT_AFTER = 4               # moves picked one by one before the rest is sorted
-
-
-cdef inline void pick_next(Move* moves, int* scores, int i, int n) noexcept nogil:
-    # Selection sort one step at a time: a cutoff usually comes early, so
-    # sorting the whole list would be wasted work.
-    cdef int j, best = i, t
-    cdef Move m
-    for j in range(i + 1, n):
-        if scores[j] > scores[best]:
-            best = j
-    if best != i:
-        t = scores[i]; scores[i] = scores[best]; scores[best] = t
-        m = moves[i]; moves[i] = moves[best]; moves[best] = m
-
-
-cdef inline void sort_moves(Move* moves, int* scores, int i, int n) noexcept nogil:
-    # Insertion sort of moves[i:n], best first: once a node has searched a
-    # few moves without a cutoff it will likely search them all, and picking
-    # each by a full scan would cost a quadratic number of comparisons.
-    cdef int j, k, t
-    cdef Move m
-    for j in range(i + 1, n):
-        t = scores[j]
-        m = moves[j]
-        k = j - 1
-        while k >= i and scores[k] < t:
-            scores[k + 1] = scores[k]
-            moves[k + 1] = moves[k]
-            k -= 1
-        scores[k + 1] = t
-        moves[k + 1] = m
 
 
 cdef inline int gravity(int value, int bonus) noexcept nogil:
@@ -73,11 +30,6 @@ cdef inline int16_t* capture_entry(SearchState* s, Move move, int value) noexcep
     if value >= CAPTURE_CLASSES:
         value = CAPTURE_CLASSES - 1
     return s.capture_history + s.ops.move_kind(s.game, move) * CAPTURE_CLASSES + value
-
-
-cdef inline int capture_order(SearchState* s, Move move, int value) noexcept nogil:
-    cdef int16_t* h = capture_entry(s, move, value)
-    return SCORE_CAPTURE + value * CAPTURE_VALUE_SCALE + (h[0] if h is not NULL else 0)
 
 
 cdef inline void update_capture(SearchState* s, Move move, int value, int bonus) noexcept nogil:
@@ -106,14 +58,6 @@ cdef inline int quiet_stat(SearchState* s, Move move, int kind, int16_t* c1, int
             score += c1[kind]
         if c2 is not NULL:
             score += c2[kind]
-    return score
-
-
-cdef inline int quiet_order(SearchState* s, Move move, int16_t* c1, int16_t* c2) noexcept nogil:
-    cdef int kind = s.ops.move_kind(s.game, move) if (c1 is not NULL or c2 is not NULL) else -1
-    cdef int score = quiet_stat(s, move, kind, c1, c2)
-    if s.ops.order_hint is not NULL:
-        score += s.ops.order_hint(s.game, move)
     return score
 
 
@@ -152,49 +96,6 @@ cdef struct Tried:
     int capture_values[MAX_MOVES]
 
 
-cdef inline void order_moves(SearchState* s, Move* moves, int* scores, int n, int ply,
-                             Move tt_move, Move counter, int16_t* c1, int16_t* c2) noexcept nogil:
-    """Score the moves for picking: the hash move, captures by value and
-    capture history, killers, the countermove, quiet moves by history."""
-    cdef int i, value, has_captures = s.captures
-    cdef Move move
-    for i in range(n):
-        move = moves[i]
-        value = capture_value(s, has_captures, move)
-        if move == tt_move:
-            scores[i] = SCORE_HASH_MOVE
-        elif value:
-            scores[i] = capture_order(s, move, value)   # its SEE is checked when it comes up
-        elif move == s.killers[ply][0]:
-            scores[i] = SCORE_KILLER + 1
-        elif move == s.killers[ply][1]:
-            scores[i] = SCORE_KILLER
-        elif move == counter:
-            scores[i] = SCORE_COUNTER
-        else:
-            scores[i] = quiet_order(s, move, c1, c2)
-
-
-cdef inline int next_move(SearchState* s, Move* moves, int* scores, int* i, int n,
-                          int* sorted_from) noexcept nogil:
-    """Bring the best move left to moves[i]: 1, or 0 when none is left. A
-    capture that loses material waits until after the quiet moves.
-    (Testing only those that come up saves the exchange evaluation of every
-    capture at nodes that cut early.)"""
-    while i[0] < n:
-        if i[0] < SORT_AFTER:
-            pick_next(moves, scores, i[0], n)
-        elif i[0] < sorted_from[0]:
-            sort_moves(moves, scores, i[0], n)
-            sorted_from[0] = i[0]
-        if SCORE_CAPTURE <= scores[i[0]] < SCORE_HASH_MOVE and not see_ge(s, moves[i[0]], 0):
-            scores[i[0]] += SCORE_BAD_CAPTURE - SCORE_CAPTURE
-            sorted_from[0] = n          # its place is further down now
-            continue
-        return 1
-    return 0
-
-
 cdef inline void note_tried(SearchState* s, Tried* tried, Move move, int quiet) noexcept nogil:
     if quiet and tried.n_quiets < MAX_MOVES:
         tried.quiets[tried.n_quiets] = move
@@ -226,3 +127,13 @@ cdef inline void update_stats(SearchState* s, Tried* tried, Move move, int quiet
         n_captures -= 1
     for j in range(n_captures):
         update_capture(s, tried.captures[j], tried.capture_values[j], -bonus)
+
+
+cdef inline void clear_heuristics(SearchState* s) noexcept nogil:
+    """Forget what the tables learned (a new game)."""
+    memset(s.history, 0, sizeof(s.history))
+    if s.continuation is not NULL:
+        memset(s.continuation, 0, 2 * s.move_kinds * s.move_kinds * sizeof(int16_t))
+        memset(s.capture_history, 0, s.move_kinds * CAPTURE_CLASSES * sizeof(int16_t))
+    memset(s.killers, 0xFF, sizeof(s.killers))          # NO_MOVE everywhere
+    memset(s.countermove, 0xFF, sizeof(s.countermove))

@@ -29,7 +29,8 @@ from engine.threads cimport (
 )
 from engine.report import SearchInfo
 from engine.timeman import IterationClock
-from engine.tree cimport clear_heuristics, first_window, search_root, helper_main
+from engine.tree cimport first_window, search_root, helper_main
+from engine.ordering cimport clear_heuristics
 from engine.worker cimport (
     Control, SearchState, ASPIRATION_DEPTH, ASPIRATION_DELTA, MAX_SEARCH_DEPTH, CAPTURE_CLASSES,
     atomic_load_int, atomic_store_int, atomic_store_i64, now_ns, total_nodes,

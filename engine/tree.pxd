@@ -6,7 +6,6 @@ from engine.worker cimport SearchState
 
 # Per search or per iteration: the only calls into the tree search from
 # other modules.
-cdef void clear_heuristics(SearchState* s) noexcept nogil
 cdef void first_window(int previous, int use_window, int* alpha, int* beta) noexcept nogil
 cdef int search_root(SearchState* s, int alpha, int beta, int depth, int in_check) noexcept nogil
 cdef void helper_search(SearchState* s) noexcept nogil

@@ -10,24 +10,23 @@
 
 from libc.math cimport log
 from libc.stdint cimport int16_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy
 
-from engine.game cimport (
-    Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE,
-)
+from engine.game cimport Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE
 from engine.worker cimport (
-    Control, SearchState, atomic_load_int, atomic_store_int, atomic_load_i64, atomic_store_i64,
-    atomic_load_u64, count_node, ASPIRATION_DEPTH, ASPIRATION_DELTA, MAX_SEARCH_DEPTH,
-    CAPTURE_CLASSES, HISTORY_SIZE, now_ns, total_nodes,
+    Control, SearchState, atomic_load_int, atomic_store_int, atomic_load_i64, count_node,
+    ASPIRATION_DEPTH, ASPIRATION_DELTA, now_ns, total_nodes,
 )
 from engine.ordering cimport (
-    HISTORY_MAX, SCORE_HASH_MOVE, SCORE_CAPTURE, SCORE_COUNTER, SCORE_QUIET_FLOOR, Tried,
-    pick_next, continuation_row, quiet_stat, capture_value, see_ge, order_moves, next_move,
-    note_tried, update_stats,
+    HISTORY_MAX, Tried, continuation_row, quiet_stat, see_ge, note_tried, update_stats,
+)
+from engine.movepick cimport (
+    MovePicker, STAGE_QUIET, STAGE_BAD_CAPTURE, picker_init, picker_init_qsearch, picker_next,
+    picker_quiet,
 )
 from engine.threads cimport pthread_mutex_lock, pthread_mutex_unlock, helper_wait, helper_finished
 from engine.tt cimport (
-    TTEntry, tt_probe, tt_store, tt_prefetch, score_to_tt, score_from_tt, BOUND_NONE, BOUND_UPPER,
+    TTEntry, tt_probe, tt_store, tt_prefetch, tt_cutoff, score_to_tt, BOUND_NONE, BOUND_UPPER,
     BOUND_LOWER, BOUND_EXACT,
 )
 
@@ -178,22 +177,12 @@ cdef inline int enter_node(SearchState* s, int ply) noexcept nogil:
     return 0
 
 
-cdef inline int tt_cutoff(const TTEntry* entry, int ply, int alpha, int beta, int* score) noexcept nogil:
-    """Whether the stored bound settles the window (alpha, beta): its score
-    in `score`."""
-    cdef int bound = entry.age_bound & 3
-    score[0] = score_from_tt(entry.score, ply)
-    return bound == BOUND_EXACT or (bound == BOUND_LOWER and score[0] >= beta) \
-        or (bound == BOUND_UPPER and score[0] <= alpha)
-
-
 cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
-    cdef Move moves[MAX_MOVES]
-    cdef int scores[MAX_MOVES]
-    cdef int n, i, score, best, rule_score, back = 0, gives, tt_score, bound
+    cdef MovePicker mp
+    cdef int n, stage, score, best, rule_score, back = 0, gives, tt_score, bound
     cdef int static_eval = -INFINITE
     cdef int pv_node = beta - alpha > 1, old_alpha = alpha, found
-    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE
+    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move
     cdef uint64_t key
     cdef TTEntry entry
     cdef void* g = s.game
@@ -215,7 +204,7 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
     if in_check:
         # Every evasion is tried: standing pat is no option in check.
         best = -INFINITE
-        n = s.ops.generate(g, moves, MAX_MOVES, 0, 1)
+        n = s.ops.generate(g, mp.moves, MAX_MOVES, 0, 1)
         if n == 0:
             return s.ops.no_move_score(g, ply)
     else:
@@ -237,16 +226,14 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
             alpha = best
         if not has_captures:
             return best                 # nothing tactical to resolve
-        n = s.ops.generate(g, moves, MAX_MOVES, 1, 0)
-    for i in range(n):
-        scores[i] = SCORE_HASH_MOVE if moves[i] == tt_move else capture_value(s, has_captures, moves[i])
-    for i in range(n):
-        pick_next(moves, scores, i, n)
-        prefetch_child(s, moves[i])
+        n = s.ops.generate(g, mp.moves, MAX_MOVES, 1, 0)
+    picker_init_qsearch(&mp, s, n, tt_move)
+    while picker_next(&mp, &move, &stage):
+        prefetch_child(s, move)
         # A capture that loses material cannot raise a standing pat.
-        if not in_check and not see_ge(s, moves[i], 0):
+        if not in_check and not see_ge(s, move, 0):
             continue
-        gives = s.ops.make(g, moves[i], may_give_check(s, has_checks, moves[i]))
+        gives = s.ops.make(g, move, may_give_check(s, has_checks, move))
         score = -qsearch(s, -beta, -alpha, ply + 1, gives)
         s.ops.unmake(g)
         if s.aborted:
@@ -255,8 +242,8 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
             best = score
             if score > alpha:
                 alpha = score
-                best_move = moves[i]
-                update_pv(s, ply, moves[i])
+                best_move = move
+                update_pv(s, ply, move)
                 if score >= beta:
                     break
     if s.path_dep < ply:
@@ -281,6 +268,72 @@ cdef inline int null_move_score(SearchState* s, int beta, int depth, int ply) no
     return score
 
 
+cdef inline int settled(SearchState* s, int ply, int* alpha, int* beta, int* score) noexcept nogil:
+    """Step 1 of pvs_node (below the root): whether a rule's result, the
+    ply limit or mate distance settles the node, its score in `score`. No
+    mate found from here can beat one already found nearer the root: the
+    window shrinks to the mates still possible."""
+    cdef int back = 0
+    if s.ops.rule_result(s.game, ply, score, &back):
+        note_rule_result(s, ply, back)
+        return 1
+    if ply >= MAX_PLY - 1:
+        score[0] = s.ops.evaluate(s.game)
+        return 1
+    if alpha[0] < -(MATE - ply):
+        alpha[0] = -(MATE - ply)
+    if beta[0] > MATE - ply - 1:
+        beta[0] = MATE - ply - 1
+    score[0] = alpha[0]
+    return alpha[0] >= beta[0]
+
+
+cdef inline int node_eval(SearchState* s, int ply, int in_check, int found,
+                          const TTEntry* entry) noexcept nogil:
+    """The node's static evaluation, noted at its ply: none in check, the
+    table's when it has one."""
+    cdef int static_eval
+    if in_check:
+        static_eval = -INFINITE
+    elif found and entry.eval != -INFINITE:
+        static_eval = entry.eval
+    else:
+        static_eval = s.ops.evaluate(s.game)
+    s.static_evals[ply] = static_eval
+    return static_eval
+
+
+cdef inline int cut_early(SearchState* s, Move* moves, int* n, int beta, int depth, int ply,
+                          int after_null, int static_eval, int improving,
+                          int* score) noexcept nogil:
+    """Steps 3 and 4 of pvs_node (off PV lines, not in check, below the
+    root): whether the node fails high before any move, its score in
+    `score` (0 if the search stopped).
+    Step 3. Reverse futility: far above beta at low depth, assume a cut.
+    Step 4. Null move: if passing still holds beta, a real move will. Not
+    where the side may be in zugzwang, its moves all worse than a pass
+    (often the last step of a mate, where no legal move means defeat):
+    where beta is a mate against it, and where it has few legal moves (the
+    list is kept for Step 6)."""
+    if s.forward_pruning and depth <= RFP_MAX_DEPTH \
+            and static_eval - RFP_MARGIN * (depth - improving) >= beta \
+            and beta > -MATE_BOUND and static_eval < MATE_BOUND:
+        score[0] = static_eval
+        return 1
+    if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
+            and beta > -MATE_BOUND and s.ops.null_move_ok(s.game) \
+            and generated(s, moves, n, 0) > NULL_MIN_MOVES:
+        score[0] = null_move_score(s, beta, depth, ply)
+        if s.aborted:
+            score[0] = 0
+            return 1
+        if score[0] >= beta:
+            if score[0] >= MATE_BOUND:
+                score[0] = beta         # no unproven wins
+            return 1
+    return 0
+
+
 cdef inline int futile(int depth, int searched, int static_eval, int alpha,
                        int improving) noexcept nogil:
     """Whether a plain quiet move is pruned: futility judges it at the depth
@@ -294,13 +347,41 @@ cdef inline int futile(int depth, int searched, int static_eval, int alpha,
             and searched >= (LMP_BASE + 2 * depth * depth) * (2 + improving) // 3)
 
 
+cdef inline int pruned(SearchState* s, Move move, int stage, int prune, int pv_node, int depth,
+                       int searched, int best, int alpha, int static_eval,
+                       int improving) noexcept nogil:
+    """Whether Step 7 of pvs_node skips this move unless it gives check
+    (prune: forward pruning, not in check, not at the root), once a move
+    was searched and found more than a mate against the side. Near the
+    leaves: plain quiet moves (off PV lines) that cannot lift a hopeless
+    static score to alpha or come late (futile()), and captures already
+    found to lose material that lose more than SEE_MARGIN per ply of depth.
+    This holds in a window that asks for a forced win too (a shorter mate
+    than one already found): searching every quiet move there made proving
+    a mate cost several times more. But in Xiangqi a quiet move that gives
+    no check can win outright, by leaving the other side without a legal
+    move, so a fail-low in such a window after a move was skipped is not
+    stored as a bound: it could say "no mate here" of a node that has one."""
+    if not prune or searched == 0 or best <= -MATE_BOUND:
+        return 0
+    if stage == STAGE_QUIET:
+        return not pv_node and futile(depth, searched, static_eval, alpha, improving)
+    return stage == STAGE_BAD_CAPTURE and depth <= SEE_MAX_DEPTH \
+        and not see_ge(s, move, -SEE_MARGIN * depth)
+
+
 cdef inline int late_reduction(SearchState* s, int depth, int searched, int new_depth,
-                               int improving, int pv_node, Move move, int kind,
-                               int16_t* c1, int16_t* c2) noexcept nogil:
-    """How many plies shallower a late plain quiet move is searched first:
-    less at PV nodes and for moves with a good history, more where the
-    position is not getting better."""
-    cdef int reduction = lmr_reduction(depth, searched)
+                               int improving, int pv_node, int tactical, int stage, Move move,
+                               int kind, int16_t* c1, int16_t* c2) noexcept nogil:
+    """How many plies shallower a move is searched first (LMR): late plain
+    quiet moves (not `tactical`: in check or giving it) only; less at PV
+    nodes and for moves with a good history, more where the position is not
+    getting better."""
+    cdef int reduction
+    if not s.reductions or depth < LMR_MIN_DEPTH or searched < LMR_MIN_MOVES \
+            or stage != STAGE_QUIET or tactical:
+        return 0
+    reduction = lmr_reduction(depth, searched)
     reduction += (not improving) - pv_node \
         - quiet_stat(s, move, kind, c1, c2) // LMR_HISTORY_DIVISOR
     if reduction < 0:
@@ -310,17 +391,27 @@ cdef inline int late_reduction(SearchState* s, int depth, int searched, int new_
     return reduction
 
 
-cdef inline int search_later(SearchState* s, int alpha, int beta, int new_depth, int reduction,
-                             int ply, int gives) noexcept nogil:
-    """A move after the first: with a null window (and `reduction` plies
-    shallower) first, as most are refuted cheaply; one that is not is
-    searched again in full."""
-    cdef int score = -pvs(s, -alpha - 1, -alpha, new_depth - reduction, ply + 1, gives, 0)
+cdef inline int search_move(SearchState* s, int alpha, int beta, int new_depth, int reduction,
+                            int ply, int gives, int searched) noexcept nogil:
+    """The first move in the full window; a later one with a null window
+    (and `reduction` plies shallower) first, as most are refuted cheaply,
+    and again in full if it is not."""
+    cdef int score
+    if searched == 0:
+        return -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
+    score = -pvs(s, -alpha - 1, -alpha, new_depth - reduction, ply + 1, gives, 0)
     if score > alpha and reduction > 0:
         score = -pvs(s, -alpha - 1, -alpha, new_depth, ply + 1, gives, 0)
     if score > alpha and score < beta:
         score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
     return score
+
+
+cdef inline void new_best(SearchState* s, int ply, Move move, int score) noexcept nogil:
+    update_pv(s, ply, move)
+    if ply == 0:
+        s.root_best = move
+        s.root_score = score
 
 
 cdef inline void store_node(SearchState* s, uint64_t key, int ply, int depth, int best,
@@ -343,21 +434,20 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                   int in_check, int after_null) noexcept nogil:
     """NegaScout, fail-soft: returns a score that is exact inside (alpha,
     beta), an upper bound at or below alpha, a lower bound at or above beta."""
-    cdef Move moves[MAX_MOVES]
-    cdef int scores[MAX_MOVES]
+    cdef MovePicker mp
     cdef Tried tried
     cdef void* g = s.game
-    cdef int n = -1, i = 0, score, best = -INFINITE, rule_score, back = 0, searched = 0
-    cdef int gives, new_depth, reduction, static_eval, tt_score, quiet, plain_quiet
-    cdef int prune_quiets, prunable, improving, extend, order, sorted_from, found, kind
+    cdef int n = -1, score, best = -INFINITE, searched = 0
+    cdef int gives, new_depth, reduction, static_eval, tt_score
+    cdef int prune, prunable, improving, extend, stage, found, kind
     cdef int skipped = 0, mate_window
     cdef int16_t* c1
     cdef int16_t* c2
     cdef int pv_node = beta - alpha > 1
-    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter = NO_MOVE, previous
+    cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move, counter, previous
     cdef uint64_t key
     cdef TTEntry entry
-    cdef int has_captures = s.captures, has_checks = s.checks
+    cdef int has_checks = s.checks
 
     if depth <= 0:
         return qsearch(s, alpha, beta, ply, in_check)
@@ -365,19 +455,8 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
         return 0
 
     # Step 1. Rules, the ply limit and mate distance (not at the root).
-    if ply > 0:
-        if s.ops.rule_result(g, ply, &rule_score, &back):
-            note_rule_result(s, ply, back)
-            return rule_score
-        if ply >= MAX_PLY - 1:
-            return s.ops.evaluate(g)
-        # No mate found from here can beat one already found nearer the root.
-        if alpha < -(MATE - ply):
-            alpha = -(MATE - ply)
-        if beta > MATE - ply - 1:
-            beta = MATE - ply - 1
-        if alpha >= beta:
-            return alpha
+    if ply > 0 and settled(s, ply, &alpha, &beta, &score):
+        return score
 
     # Step 2. Transposition table.
     key = s.ops.key(g)
@@ -388,35 +467,15 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
                 and tt_cutoff(&entry, ply, alpha, beta, &tt_score):
             return tt_score
 
-    if in_check:
-        static_eval = -INFINITE
-    elif found and entry.eval != -INFINITE:
-        static_eval = entry.eval
-    else:
-        static_eval = s.ops.evaluate(g)
-    s.static_evals[ply] = static_eval
+    static_eval = node_eval(s, ply, in_check, found, &entry)
     # Better than two plies ago: pruning can afford to be less eager.
     improving = ply < 2 or static_eval > s.static_evals[ply - 2]
 
-    if ply > 0 and not pv_node and not in_check:
-        # Step 3. Reverse futility: far above beta at low depth, assume a cut.
-        if s.forward_pruning and depth <= RFP_MAX_DEPTH \
-                and static_eval - RFP_MARGIN * (depth - improving) >= beta \
-                and beta > -MATE_BOUND and static_eval < MATE_BOUND:
-            return static_eval
-        # Step 4. Null move: if passing still holds beta, a real move will.
-        # Not where the side may be in zugzwang, its moves all worse than a
-        # pass (often the last step of a mate, where no legal move means
-        # defeat): where beta is a mate against it, and where it has few
-        # legal moves (the list is kept for Step 6).
-        if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
-                and beta > -MATE_BOUND and s.ops.null_move_ok(g) \
-                and generated(s, moves, &n, in_check) > NULL_MIN_MOVES:
-            score = null_move_score(s, beta, depth, ply)
-            if s.aborted:
-                return 0
-            if score >= beta:
-                return beta if score >= MATE_BOUND else score     # no unproven wins
+    # Steps 3 and 4. Reverse futility and the null move.
+    if ply > 0 and not pv_node and not in_check \
+            and cut_early(s, mp.moves, &n, beta, depth, ply, after_null, static_eval, improving,
+                          &score):
+        return score
 
     # Step 5. Without a hash move to try first this node is likely to cost
     # more than it is worth at full depth (internal iterative reduction;
@@ -426,59 +485,29 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
 
     # Step 6. Generate and order: hash move, good captures (MVV-LVA), killers,
     # the countermove, quiet moves by history, then losing captures.
-    generated(s, moves, &n, in_check)
+    generated(s, mp.moves, &n, in_check)
     if n == 0:
         return s.ops.no_move_score(g, ply)
     previous = s.played[ply - 1] if ply > 0 else NO_MOVE
-    if previous != NO_MOVE:
-        counter = s.countermove[previous]
+    counter = s.countermove[previous] if previous != NO_MOVE else NO_MOVE
     c1 = continuation_row(s, ply, 1)
     c2 = continuation_row(s, ply, 2)
-    order_moves(s, moves, scores, n, ply, tt_move, counter, c1, c2)
+    picker_init(&mp, s, n, ply, tt_move, counter, c1, c2)
 
-    # Step 7. The move loop. Near the leaves, quiet moves that cannot lift a
-    # hopeless static score to alpha (futility), or that come late in the
-    # ordering (late-move pruning), are skipped unless they give check; so
-    # are captures that lose material. This holds in a window that asks for
-    # a forced win too (it asks for a shorter mate than one already found):
-    # searching every quiet move there made proving a mate cost several
-    # times more. But in Xiangqi a quiet move that gives no check can win
-    # outright, by leaving the other side without a legal move, so a fail-low
-    # in such a window after a move was skipped is not stored as a bound: it
-    # could say "no mate here" of a node that has one.
-    prune_quiets = s.forward_pruning and not pv_node and not in_check and ply > 0
+    # Step 7. The move loop, with forward pruning (pruned()).
+    prune = s.forward_pruning and not in_check and ply > 0
     mate_window = alpha >= MATE_BOUND
     tried.n_quiets = tried.n_captures = 0
-    sorted_from = n
-    while next_move(s, moves, scores, &i, n, &sorted_from):
-        move = moves[i]
-        order = scores[i]
-        i += 1
+    while picker_next(&mp, &move, &stage):
         if ply == 0 and s.n_excluded and is_excluded(s, move):
             continue
-        if order == SCORE_HASH_MOVE:
-            quiet = capture_value(s, has_captures, move) == 0
-        else:
-            quiet = SCORE_QUIET_FLOOR < order < SCORE_CAPTURE
-        # Neither the hash move, a killer nor the countermove: ordered by
-        # its history alone, and so open to pruning and reduction.
-        plain_quiet = quiet and order < SCORE_COUNTER
-        prunable = plain_quiet and prune_quiets and searched > 0 and best > -MATE_BOUND \
-            and futile(depth, searched, static_eval, alpha, improving)
         gives = may_give_check(s, has_checks, move)
-        if prunable and not gives:
+        prunable = pruned(s, move, stage, prune, pv_node, depth, searched, best, alpha,
+                          static_eval, improving)
+        if prunable and not gives:      # (else kept only if it really checks)
             skipped = 1
             continue
         prefetch_child(s, move)
-        # Captures that lose material in the exchange they start, near the
-        # leaves (only those already found to lose: the others gain).
-        if s.forward_pruning and ply > 0 and not in_check and searched > 0 \
-                and best > -MATE_BOUND and depth <= SEE_MAX_DEPTH and order < SCORE_QUIET_FLOOR \
-                and not see_ge(s, move, -SEE_MARGIN * depth):
-            if not gives:
-                skipped = 1
-                continue
-            prunable = 1            # kept only if it really checks
         # Only checks that do not give material away are extended: a
         # sacrificial check is searched like any other move.
         extend = gives and see_ge(s, move, 0)
@@ -491,31 +520,22 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             skipped = 1
             continue
         new_depth = depth - 1 + (gives and extend)     # check extension
-        if searched == 0:
-            score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
-        else:
-            # Late plain quiet moves are searched shallower first (LMR).
-            reduction = 0
-            if s.reductions and depth >= LMR_MIN_DEPTH and searched >= LMR_MIN_MOVES \
-                    and plain_quiet and not in_check and not gives:
-                reduction = late_reduction(s, depth, searched, new_depth, improving, pv_node,
-                                           move, kind, c1, c2)
-            score = search_later(s, alpha, beta, new_depth, reduction, ply, gives)
+        reduction = late_reduction(s, depth, searched, new_depth, improving, pv_node,
+                                   in_check or gives, stage, move, kind, c1, c2)
+        score = search_move(s, alpha, beta, new_depth, reduction, ply, gives, searched)
         s.ops.unmake(g)
         if s.aborted:
             return 0
         searched += 1
-        note_tried(s, &tried, move, quiet)
+        note_tried(s, &tried, move, picker_quiet(&mp, stage))
         if score > best:
             best = score
             if score > alpha:
                 best_move = move
-                update_pv(s, ply, move)
-                if ply == 0:
-                    s.root_best = move
-                    s.root_score = score
+                new_best(s, ply, move, score)
                 if score >= beta:
-                    update_stats(s, &tried, move, quiet, ply, depth, previous, c1, c2)
+                    update_stats(s, &tried, move, picker_quiet(&mp, stage), ply, depth, previous,
+                                 c1, c2)
                     break
                 alpha = score
     if searched == 0:
@@ -602,11 +622,3 @@ cdef void* helper_main(void* arg) noexcept nogil:
         helper_finished(s.pool)
     return NULL
 
-
-cdef void clear_heuristics(SearchState* s) noexcept nogil:
-    memset(s.history, 0, sizeof(s.history))
-    if s.continuation is not NULL:
-        memset(s.continuation, 0, 2 * s.move_kinds * s.move_kinds * sizeof(int16_t))
-        memset(s.capture_history, 0, s.move_kinds * CAPTURE_CLASSES * sizeof(int16_t))
-    memset(s.killers, 0xFF, sizeof(s.killers))          # NO_MOVE everywhere
-    memset(s.countermove, 0xFF, sizeof(s.countermove))

@@ -76,3 +76,12 @@ cdef inline void tt_prefetch(const TTable* tt, uint64_t key) noexcept nogil:
     # Start loading key's bucket into the cache; a probe soon after finds it
     # there instead of waiting on memory.
     tt_prefetch_line(&tt.buckets[tt_bucket_index(key, tt.count)])
+
+
+cdef inline int tt_cutoff(const TTEntry* entry, int ply, int alpha, int beta, int* score) noexcept nogil:
+    """Whether the stored bound settles the window (alpha, beta): its score
+    in `score`."""
+    cdef int bound = entry.age_bound & 3
+    score[0] = score_from_tt(entry.score, ply)
+    return bound == BOUND_EXACT or (bound == BOUND_LOWER and score[0] >= beta) \
+        or (bound == BOUND_UPPER and score[0] <= alpha)

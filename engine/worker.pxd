@@ -1,8 +1,9 @@
 # The state of a search's workers: what all of them share (Control, the
 # table, the thread pool) and what each owns (SearchState: its game copy,
 # node count, heuristics and lines). Declarations only, so that the tree
-# search (engine/tree.pyx), its move ordering (engine/ordering.pxd) and the
-# Searcher (engine/search.pyx) all build on it without a circle.
+# search (engine/tree.pyx), its history tables (engine/ordering.pxd), its
+# move picker (engine/movepick.pxd) and the Searcher (engine/search.pyx) all
+# build on it without a circle.
 
 from libc.stdint cimport int16_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
