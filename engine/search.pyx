@@ -29,7 +29,8 @@ from engine.threads cimport (
 )
 from engine.report import SearchInfo
 from engine.timeman import IterationClock
-from engine.tree cimport first_window, search_root, helper_main
+from engine.helper cimport helper_main
+from engine.tree cimport first_window, search_root
 from engine.ordering cimport clear_heuristics
 from engine.worker cimport (
     Control, SearchState, ASPIRATION_DEPTH, ASPIRATION_DELTA, MAX_SEARCH_DEPTH, CAPTURE_CLASSES,

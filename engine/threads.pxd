@@ -1,7 +1,7 @@
 # The helper threads of a search (Lazy SMP): C threads created when the
 # thread count is set, parked on a condition variable between searches and
 # woken for each one; they never touch Python. Each runs the start routine
-# it was spawned with (engine/tree.pyx's helper_main, on its own state).
+# it was spawned with (engine/helper.pyx's helper_main, on its own state).
 
 cdef extern from "<pthread.h>" nogil:
     ctypedef struct pthread_t:

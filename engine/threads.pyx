@@ -1,7 +1,7 @@
 # The helper threads' life cycle (see engine/threads.pxd): created and
 # joined by the Searcher when the thread count changes, woken at the start
 # of every search, waited for at its end. What a helper does in between is
-# the start routine it is given (engine/tree.pyx's helper_main): this module
+# the start routine it is given (engine/helper.pyx's helper_main): this module
 # knows nothing of the search.
 
 

@@ -8,5 +8,5 @@ from engine.worker cimport SearchState
 # other modules.
 cdef void first_window(int previous, int use_window, int* alpha, int* beta) noexcept nogil
 cdef int search_root(SearchState* s, int alpha, int beta, int depth, int in_check) noexcept nogil
-cdef void helper_search(SearchState* s) noexcept nogil
-cdef void* helper_main(void* arg) noexcept nogil
+cdef int aspiration(SearchState* s, int depth, int previous, int use_window,
+                    int in_check) noexcept nogil

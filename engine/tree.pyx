@@ -2,7 +2,7 @@
 # over the transposition table, quiescence on captures (all evasions in
 # check). Every worker runs it on its own SearchState (engine/worker.pxd):
 # the main worker one iteration at a time for the Searcher
-# (engine/search.pyx), each helper its own deepening loop (helper_search)
+# (engine/search.pyx), each helper its own deepening loop (engine/helper.pyx)
 # over the shared table (Lazy SMP). Workers poll stop(), the clock and the
 # node budget through Control (the clock once every POLL_MASK + 1 nodes).
 #
@@ -10,7 +10,6 @@
 
 from libc.math cimport log
 from libc.stdint cimport int16_t, uint64_t
-from libc.string cimport memcpy
 
 from engine.game cimport Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE
 from engine.worker cimport (
@@ -24,7 +23,6 @@ from engine.movepick cimport (
     MovePicker, STAGE_QUIET, STAGE_BAD_CAPTURE, picker_init, picker_init_qsearch, picker_next,
     picker_quiet,
 )
-from engine.threads cimport pthread_mutex_lock, pthread_mutex_unlock, helper_wait, helper_finished
 from engine.tt cimport (
     TTEntry, tt_probe, tt_store, tt_prefetch, tt_cutoff, score_to_tt, BOUND_NONE, BOUND_UPPER,
     BOUND_LOWER, BOUND_EXACT,
@@ -59,15 +57,6 @@ cdef int LMR[64][64]             # reduction by depth and move number
 # Late-move reductions: LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR plies.
 cdef double LMR_BASE = 0.7
 cdef double LMR_DIVISOR = 1.9
-
-# Lazy SMP: helper i skips the depths where ((depth + SKIP_PHASE) // SKIP_SIZE)
-# is odd, so the helpers spread over the next few depths rather than all
-# repeat the main thread's (Stockfish 10's tables).
-cdef int SKIP_SIZE[20]
-cdef int SKIP_PHASE[20]
-SKIP_SIZE[:] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4]
-SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
-
 
 cdef void init_reductions():
     cdef int d, m
@@ -585,40 +574,3 @@ cdef int search_root(SearchState* s, int alpha, int beta, int depth, int in_chec
     """The main worker's search of the root in one window (engine/search.pyx
     runs its aspiration loop, reporting between windows)."""
     return pvs(s, alpha, beta, depth, 0, in_check, 0)
-
-
-cdef void helper_search(SearchState* s) noexcept nogil:
-    """A helper's iterative deepening: it only fills the shared table (and
-    its own history); the main worker decides and reports."""
-    cdef int d, score = 0, skip = (s.id - 1) % 20
-    cdef int in_check = s.checks and s.ops.in_check(s.game)
-    cdef int max_depth = s.control.max_depth
-    for d in range(1, max_depth + 1):
-        # (The last depth asked for is never skipped: whoever completes it
-        # first ends the search.)
-        if ((d + SKIP_PHASE[skip]) // SKIP_SIZE[skip]) % 2 and d < max_depth:
-            continue
-        s.seldepth = 0
-        score = aspiration(s, d, score, d >= ASPIRATION_DEPTH and -MATE_BOUND < score < MATE_BOUND,
-                           in_check)
-        if s.aborted:
-            return
-        if s.control.jumps and s.pv_len[0] > 0:
-            pthread_mutex_lock(&s.pool.lock)
-            s.done_score[d], s.done_pv_len[d] = score, s.pv_len[0]
-            memcpy(s.done_pv[d], s.pv[0], s.pv_len[0] * sizeof(Move))
-            pthread_mutex_unlock(&s.pool.lock)
-            atomic_store_int(&s.control.helper_done[d], 1)
-
-
-cdef void* helper_main(void* arg) noexcept nogil:
-    """A helper thread's life (its start routine, engine/threads.pyx): park
-    until a search begins, search until stopped, report idle, park again;
-    leave when the pool is closing."""
-    cdef SearchState* s = <SearchState*> arg
-    cdef int seen = s.generation        # the searches before this thread began
-    while helper_wait(s.pool, &seen):
-        helper_search(s)
-        helper_finished(s.pool)
-    return NULL
-
