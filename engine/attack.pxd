@@ -11,7 +11,7 @@
 # confirm each candidate with the same test, so the two cannot disagree.
 
 from libc.stdint cimport uint8_t
-from engine.position cimport (
+from tuong.engine.position cimport (
     KIND_OF, EMPTY, RED, NO_KIND, IN_PALACE, IN_HALF, DIAG_V, DIAG_H,
 )
 

@@ -1,5 +1,5 @@
-from engine.game cimport GameBoard
-from engine.position cimport Position
+from tuong.engine.game cimport GameBoard
+from tuong.engine.position cimport Position
 
 cdef class Board(GameBoard):
     cdef Position* pos           # the state, typed

@@ -4,24 +4,24 @@
 from libc.stdint cimport uint16_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
-from engine.position cimport (
+from tuong.engine.position cimport (
     Position, Move, KIND_OF, EMPTY, OFF, RED, BLACK, RED_TAG,
     MAX_HISTORY, side_tag, move_from, move_to, square_at, file_of,
     rank_of, clear_position, put_piece, compute_key, compute_score,
     KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, ZOBRIST_SIDE, PIECE_VALUE,
 )
-from engine.movegen cimport is_attacked, perft
-from engine.position cimport IN_PALACE, IN_HALF
-from engine.game cimport GameBoard, generate_moves, MAX_MOVES
-from engine.xiangqi cimport XIANGQI_OPS
-from engine.repetition cimport (
+from tuong.engine.movegen cimport is_attacked, perft
+from tuong.engine.position cimport IN_PALACE, IN_HALF
+from tuong.engine.game cimport GameBoard, generate_moves, MAX_MOVES
+from tuong.engine.xiangqi cimport XIANGQI_OPS
+from tuong.engine.repetition cimport (
     Verdict, find_cycle, judge, chase_pairs, RULES_ASIAN, RULES_CHECK_ONLY, VERDICT_DRAW,
     VERDICT_PERPETUAL_CHECK, VERDICT_PERPETUAL_CHASE,
 )
-from engine.evaluate cimport (
+from tuong.engine.evaluate cimport (
     evaluate as evaluate_position, trace_into, ensure_loaded, MAX_TRACE_FEATURES,
 )
-from engine.see cimport see_ge
+from tuong.engine.see cimport see_ge
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 

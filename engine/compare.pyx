@@ -17,10 +17,10 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from engine.game cimport (
+from tuong.engine.game cimport (
     GameOps, GameBoard, Move, NO_MOVE, MAX_MOVES, MAX_PLY, INFINITE, MOVE_TEXT_SIZE,
 )
-from engine.tt cimport (
+from tuong.engine.tt cimport (
     TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_probe, tt_store, score_to_tt,
     score_from_tt, BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT,
 )

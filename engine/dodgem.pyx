@@ -12,9 +12,9 @@
 
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy
-from engine.game cimport GameOps, GameBoard, Move, MATE
-from engine.grid cimport splitmix64, write_square, read_square
-from engine.rows import format_rows, parse_rows, split_fen
+from tuong.engine.game cimport GameOps, GameBoard, Move, MATE
+from tuong.engine.grid cimport splitmix64, write_square, read_square
+from tuong.engine.rows import format_rows, parse_rows, split_fen
 
 cdef enum:
     EMPTY = 0

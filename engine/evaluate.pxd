@@ -1,4 +1,4 @@
-from engine.position cimport Position
+from tuong.engine.position cimport Position
 
 # Most features one position can have nonzero (32 pieces, 6 materials and
 # at most 16 for the rest): callers of trace_into size their buffers by it.

@@ -23,14 +23,14 @@
 
 import json
 
-from engine.position cimport (
+from tuong.engine.position cimport (
     Position, RED, BLACK, RED_TAG, BLACK_TAG, EMPTY, OFF, KIND_OF, KING, HORSE, ROOK, CANNON,
     PAWN, PIECE_SQUARE, side_tag, rank_of, file_of, square_at, ORTH, HORSE_LEG, HORSE_JUMP,
 )
-from engine.position cimport IN_PALACE, IN_HALF
+from tuong.engine.position cimport IN_PALACE, IN_HALF
 # The file format and the feature layout: plain Python that imports nothing
 # of the core (so no circle), and reads no file when imported.
-from engine import weights as _weights
+from tuong.engine import weights as _weights
 
 
 # The weights, in centipawns (see engine/weights.py); set by install(),

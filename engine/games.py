@@ -1,9 +1,9 @@
 """The games the engine plays, by the name UCI_Variant gives them. Each is
 a GameBoard subclass: Board(fen=None) starts from its start position."""
-from engine.board import Board
-from engine.dodgem import DodgemBoard
-from engine.queens import QueensBoard
-from engine.tictactoe import TicTacToeBoard
+from tuong.engine.board import Board
+from tuong.engine.dodgem import DodgemBoard
+from tuong.engine.queens import QueensBoard
+from tuong.engine.tictactoe import TicTacToeBoard
 
 GAMES = {"xiangqi": Board, "tictactoe": TicTacToeBoard, "dodgem": DodgemBoard,
          "queens": QueensBoard}

@@ -1,4 +1,4 @@
-from engine.worker cimport SearchState
+from tuong.engine.worker cimport SearchState
 
 cdef void helper_search(SearchState* s) noexcept nogil
 cdef void* helper_main(void* arg) noexcept nogil

@@ -6,10 +6,10 @@
 
 from libc.string cimport memcpy
 
-from engine.game cimport Move, MATE_BOUND
-from engine.threads cimport pthread_mutex_lock, pthread_mutex_unlock, helper_wait, helper_finished
-from engine.tree cimport aspiration
-from engine.worker cimport SearchState, ASPIRATION_DEPTH, atomic_store_int
+from tuong.engine.game cimport Move, MATE_BOUND
+from tuong.engine.threads cimport pthread_mutex_lock, pthread_mutex_unlock, helper_wait, helper_finished
+from tuong.engine.tree cimport aspiration
+from tuong.engine.worker cimport SearchState, ASPIRATION_DEPTH, atomic_store_int
 
 # Lazy SMP: helper i skips the depths where ((depth + SKIP_PHASE) // SKIP_SIZE)
 # is odd, so the helpers spread over the next few depths rather than all

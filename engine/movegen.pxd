@@ -1,5 +1,5 @@
 from libc.stdint cimport uint8_t, uint64_t
-from engine.position cimport Position, Move
+from tuong.engine.position cimport Position, Move
 
 cdef enum GenMode:
     GEN_ALL = 0

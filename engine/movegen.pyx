@@ -3,13 +3,13 @@
 # the OFF border to stop sliders and reject jumps off the board.
 
 from libc.stdint cimport uint8_t, uint64_t
-from engine.position cimport (
+from tuong.engine.position cimport (
     Position, Move, KIND_OF, OFF, EMPTY, RED, BLACK, KING, ADVISOR, ELEPHANT,
     HORSE, ROOK, CANNON, PAWN, XQ_MAX_MOVES, side_tag, make_move, move_from,
     move_to, rank_of, file_of, make, unmake, ORTH, DIAG_V, DIAG_H, HORSE_LEG, HORSE_JUMP,
     IN_PALACE, IN_HALF,
 )
-from engine.attack cimport horse_reaching, pawn_reaching, line_attackers
+from tuong.engine.attack cimport horse_reaching, pawn_reaching, line_attackers
 
 
 cdef int is_attacked(const Position* p, int sq, int by_side) noexcept nogil:

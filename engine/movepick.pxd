@@ -10,9 +10,9 @@
 
 from libc.stdint cimport int16_t
 
-from engine.game cimport Move, MAX_MOVES
-from engine.worker cimport SearchState
-from engine.ordering cimport capture_entry, quiet_stat, capture_value, see_ge
+from tuong.engine.game cimport Move, MAX_MOVES
+from tuong.engine.worker cimport SearchState
+from tuong.engine.ordering cimport capture_entry, quiet_stat, capture_value, see_ge
 
 cdef enum:
     # What a move is, as the picker hands it out (in this order).

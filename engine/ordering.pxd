@@ -5,8 +5,8 @@
 from libc.stdint cimport int16_t
 from libc.string cimport memset
 
-from engine.game cimport Move, NO_MOVE, MAX_MOVES
-from engine.worker cimport SearchState, CAPTURE_CLASSES
+from tuong.engine.game cimport Move, NO_MOVE, MAX_MOVES
+from tuong.engine.worker cimport SearchState, CAPTURE_CLASSES
 
 cdef enum:
     HISTORY_MAX = 1 << 14        # history scores stay within +-HISTORY_MAX

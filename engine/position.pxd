@@ -10,7 +10,7 @@
 # The border is at least two cells wide because horses and elephants jump two.
 
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
-from engine.game cimport NO_MOVE
+from tuong.engine.game cimport NO_MOVE
 
 cdef enum:
     RED = 0

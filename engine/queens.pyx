@@ -18,9 +18,9 @@
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport abs
 from libc.string cimport memcpy
-from engine.game cimport GameOps, GameBoard, Move
-from engine.grid cimport splitmix64, write_square, read_square
-from engine.rows import format_rows, parse_rows, split_fen
+from tuong.engine.game cimport GameOps, GameBoard, Move
+from tuong.engine.grid cimport splitmix64, write_square, read_square
+from tuong.engine.rows import format_rows, parse_rows, split_fen
 
 cdef enum:
     EMPTY = 0

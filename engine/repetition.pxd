@@ -1,4 +1,4 @@
-from engine.position cimport Position
+from tuong.engine.position cimport Position
 
 # Rule sets (Position.rules).
 cdef enum:

@@ -22,8 +22,8 @@
 # forwards again): it runs only when a repetition is found.
 
 from libc.stdint cimport uint8_t, uint16_t
-from engine.game cimport NO_MOVE
-from engine.position cimport (
+from tuong.engine.game cimport NO_MOVE
+from tuong.engine.position cimport (
     Position, Move, KIND_OF, EMPTY, OFF, RED, BLACK, KING, ADVISOR, ELEPHANT, HORSE, ROOK,
     CANNON, PAWN, side_tag, move_to, move_from, make_move, rank_of, make, unmake,
     XQ_MAX_MOVES, IN_HALF,
@@ -31,8 +31,8 @@ from engine.position cimport (
 cdef enum:
     MAX_CYCLE = 256             # longer cycles are judged on checks alone
 
-from engine.movegen cimport Legality, GEN_CAPTURES, generate, prepare_legality, is_legal
-from engine.attack cimport (
+from tuong.engine.movegen cimport Legality, GEN_CAPTURES, generate, prepare_legality, is_legal
+from tuong.engine.attack cimport (
     advisor_reaches, elephant_reaches, horse_reaches, line_blockers,
 )
 

@@ -19,24 +19,24 @@ from libc.stdint cimport int16_t, uint64_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 
-from engine.game cimport (
+from tuong.engine.game cimport (
     GameOps, GameBoard, Move, NO_MOVE, MAX_MOVES, MOVE_TEXT_SIZE, MATE, MAX_PLY, MATE_BOUND,
     INFINITE, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE, generate_moves, game_perft,
 )
-from engine.threads cimport (
+from tuong.engine.threads cimport (
     Pool, pthread_t, pthread_mutex_lock, pthread_mutex_unlock, pool_init, pool_destroy,
     spawn_helpers, close_helpers, start_helpers, wait_helpers,
 )
-from engine.report import SearchInfo
-from engine.timeman import IterationClock
-from engine.helper cimport helper_main
-from engine.tree cimport first_window, search_root
-from engine.ordering cimport clear_heuristics
-from engine.worker cimport (
+from tuong.engine.report import SearchInfo
+from tuong.engine.timeman import IterationClock
+from tuong.engine.helper cimport helper_main
+from tuong.engine.tree cimport first_window, search_root
+from tuong.engine.ordering cimport clear_heuristics
+from tuong.engine.worker cimport (
     Control, SearchState, ASPIRATION_DEPTH, ASPIRATION_DELTA, MAX_SEARCH_DEPTH, CAPTURE_CLASSES,
     atomic_load_int, atomic_store_int, atomic_store_i64, now_ns, total_nodes,
 )
-from engine.tt cimport (
+from tuong.engine.tt cimport (
     TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_new_search, tt_probe, tt_hashfull,
 )
 

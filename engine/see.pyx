@@ -5,11 +5,11 @@
 # pieces are taken and horse legs open, exactly as in play. Pins are ignored, as SEE
 # usually does: it orders and prunes, it does not decide legality.
 
-from engine.position cimport (
+from tuong.engine.position cimport (
     Position, Move, KIND_OF, EMPTY, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN,
     PIECE_VALUE, IN_PALACE, ORTH, move_from, move_to,
 )
-from engine.attack cimport (
+from tuong.engine.attack cimport (
     pawn_reaching, advisor_reaching, elephant_reaching, horse_reaching, line_attackers,
 )
 

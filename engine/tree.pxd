@@ -2,7 +2,7 @@
 # into it, each made once per search or per iteration. The workers' state
 # it searches with is engine/worker.pxd.
 
-from engine.worker cimport SearchState
+from tuong.engine.worker cimport SearchState
 
 # Per search or per iteration: the only calls into the tree search from
 # other modules.

@@ -11,19 +11,19 @@
 from libc.math cimport log
 from libc.stdint cimport int16_t, uint64_t
 
-from engine.game cimport Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE
-from engine.worker cimport (
+from tuong.engine.game cimport Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE
+from tuong.engine.worker cimport (
     Control, SearchState, atomic_load_int, atomic_store_int, atomic_load_i64, count_node,
     ASPIRATION_DEPTH, ASPIRATION_DELTA, now_ns, total_nodes,
 )
-from engine.ordering cimport (
+from tuong.engine.ordering cimport (
     HISTORY_MAX, Tried, continuation_row, quiet_stat, see_ge, note_tried, update_stats,
 )
-from engine.movepick cimport (
+from tuong.engine.movepick cimport (
     MovePicker, STAGE_QUIET, STAGE_BAD_CAPTURE, picker_init, picker_init_qsearch, picker_next,
     picker_quiet,
 )
-from engine.tt cimport (
+from tuong.engine.tt cimport (
     TTEntry, tt_probe, tt_store, tt_prefetch, tt_cutoff, score_to_tt, BOUND_NONE, BOUND_UPPER,
     BOUND_LOWER, BOUND_EXACT,
 )

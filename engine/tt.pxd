@@ -1,5 +1,5 @@
 from libc.stdint cimport uint8_t, uint16_t, int16_t, uint64_t
-from engine.game cimport MATE_BOUND
+from tuong.engine.game cimport MATE_BOUND
 
 cdef enum Bound:
     BOUND_NONE = 0            # no score: the entry keeps a move (and eval) only

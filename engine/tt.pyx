@@ -5,7 +5,7 @@
 
 from libc.stdlib cimport free
 from libc.string cimport memset
-from engine.game cimport NO_MOVE
+from tuong.engine.game cimport NO_MOVE
 
 cdef extern from *:
     """

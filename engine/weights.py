@@ -3,13 +3,13 @@ writing it, and the layout of the tunable weights (FEATURES). Plain Python
 that imports nothing of the engine's core, and reads no file when
 imported; the core imports this module, never the other way round.
 
-    from engine import weights
+    from tuong.engine import weights
     data = weights.read("/path/new.json")  # WeightsError (a ValueError) naming the problem
 
 Putting weights into the evaluation is the core's business
 (engine/evaluate.pyx):
 
-    from engine.evaluate import load_weights, current_weights
+    from tuong.engine.evaluate import load_weights, current_weights
     load_weights("/path/new.json")         # read (as above) and install
     load_weights()                         # the shipped engine/weights.json
     current_weights()                      # the weights in force, as a dict

@@ -8,9 +8,9 @@
 from libc.stdint cimport int16_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from engine.game cimport GameOps, Move, MAX_MOVES, MAX_PLY
-from engine.threads cimport Pool
-from engine.tt cimport TTable
+from tuong.engine.game cimport GameOps, Move, MAX_MOVES, MAX_PLY
+from tuong.engine.threads cimport Pool
+from tuong.engine.tt cimport TTable
 
 cdef extern from *:
     """

@@ -3,21 +3,21 @@
 
 from libc.stdint cimport uint16_t, uint64_t
 from libc.string cimport memcpy
-from engine.repetition cimport Verdict, find_cycle, judge
-from engine.game cimport (
+from tuong.engine.repetition cimport Verdict, find_cycle, judge
+from tuong.engine.game cimport (
     GameOps, MATE, MAX_MOVES, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE,
 )
-from engine.position cimport (
+from tuong.engine.position cimport (
     Position, Undo, Move, KIND_OF, EMPTY, XQ_MAX_MOVES, side_tag, move_from, move_to,
     make_move, square_at, file_of, rank_of, make, unmake, make_null, unmake_null, key_after,
     HORSE, ROOK, CANNON, PAWN, KING, PIECE_VALUE,
 )
-from engine.movegen cimport (
+from tuong.engine.movegen cimport (
     Legality, GenMode, GEN_ALL, GEN_CAPTURES, generate, prepare_legality,
     is_legal, in_check,
 )
-from engine.evaluate cimport evaluate, quick_evaluate
-from engine.see cimport see_ge
+from tuong.engine.evaluate cimport evaluate, quick_evaluate
+from tuong.engine.see cimport see_ge
 
 # Offsets (square - king + REACH_OFFSET) from which a horse could give
 # check, and from which a piece standing on a horse's leg could uncover

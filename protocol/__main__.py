@@ -1,8 +1,8 @@
-"""`tuong` / `python -m protocol`: the engine process on stdin/stdout.
+"""`tuong` / `python -m tuong.protocol`: the engine process on stdin/stdout.
 The first command chooses the dialect: uci, ucci or xboard."""
 import sys
 
-from protocol.session import Session
+from tuong.protocol.session import Session
 
 
 def main():

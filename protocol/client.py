@@ -2,7 +2,7 @@
 
 In the spirit of python-chess's `chess.engine`, synchronous and small:
 
-    from protocol.client import open_engine, Limit
+    from tuong.protocol.client import open_engine, Limit
 
     with open_engine("/usr/games/fairy-stockfish", protocol="uci") as engine:
         engine.configure({"Hash": 64})

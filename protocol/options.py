@@ -11,8 +11,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from engine.games import GAMES
-from protocol.text import quote
+from tuong.engine.games import GAMES
+from tuong.protocol.text import quote
 
 
 def default_threads():

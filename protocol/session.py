@@ -68,11 +68,11 @@ import threading
 from dataclasses import dataclass
 from typing import Optional
 
-from engine.evaluate import load_weights
-from engine.games import GAMES
-from protocol import ucci, uci, xboard
-from protocol.options import engine_options
-from protocol.text import Output, quote
+from tuong.engine.evaluate import load_weights
+from tuong.engine.games import GAMES
+from tuong.protocol import ucci, uci, xboard
+from tuong.protocol.options import engine_options
+from tuong.protocol.text import Output, quote
 
 
 @dataclass
@@ -133,7 +133,7 @@ class Session:
     def searcher(self):
         # Imported on first use so `uci`/`ucci`/`xboard` answer at once.
         if self._searcher is None:
-            from engine.search import Searcher
+            from tuong.engine.search import Searcher
             self._searcher = Searcher(hash_mb=self.options["Hash"],
                                       threads=self.options["Threads"])
         return self._searcher
@@ -167,7 +167,7 @@ class Session:
         """Load the evaluation's weights (option EvalFile; empty or
         <default>: the shipped file). ValueError naming the problem if the
         file is missing or bad; then nothing changes."""
-        from protocol.options import DEFAULT_EVAL_FILE
+        from tuong.protocol.options import DEFAULT_EVAL_FILE
         load_weights(None if path in ("", DEFAULT_EVAL_FILE) else path)
         # The board's incremental score was summed from the old tables, and
         # the hash holds the old evaluation's scores.

@@ -19,8 +19,8 @@ gets milliseconds. A `time` with neither movestogo nor increment is read as
 sudden death (ElephantEye reads it as "all of it for this move", which would
 lose on time if the GUI meant sudden death).
 """
-from protocol.text import quote
-from protocol.uci import HIGHEST, MAX_DEPTH, Uci, read_number
+from tuong.protocol.text import quote
+from tuong.protocol.uci import HIGHEST, MAX_DEPTH, Uci, read_number
 
 # UCCI shows mates as large scores; ElephantEye's convention (mate = 10000
 # minus the distance in plies) is what UCCI GUIs expect.

@@ -2,8 +2,8 @@
 
 Moves are the project's own a0-i9 strings, as Pikafish's UCI uses them.
 """
-from engine import timeman
-from protocol.text import clip, quote
+from tuong.engine import timeman
+from tuong.protocol.text import clip, quote
 
 AUTHOR = "the tuong authors"
 MAX_DEPTH = 100

@@ -14,8 +14,8 @@ makes it move now.
 """
 import re
 
-from engine import timeman
-from protocol.text import clip, quote
+from tuong.engine import timeman
+from tuong.protocol.text import clip, quote
 
 MOVE = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 MATE_SCORE = 100000          # CECP: mate in N is shown as 100000 + N

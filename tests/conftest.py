@@ -94,11 +94,11 @@ def from_ranks1(move):
 
 def tuong_command():
     """How to start our engine process: the console script if installed,
-    else `python -m protocol` from the source tree."""
+    else `python -m tuong.protocol`."""
     script = shutil.which("tuong")
     if script:
         return script
-    return f"{sys.executable} -m protocol"
+    return f"{sys.executable} -m tuong.protocol"
 
 
 @pytest.fixture
@@ -106,7 +106,7 @@ def restore_weights():
     """For a test that loads other evaluation weights: the default ones
     are loaded again after it."""
     yield
-    from engine.evaluate import load_weights
+    from tuong.engine.evaluate import load_weights
     load_weights()
 
 

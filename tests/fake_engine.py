@@ -4,7 +4,7 @@
                                 [--delay S] [--moves m1,m2,..] [--score CP] [--seed N]
 
 It plays a legal move (the first one, a random one with --seed, or the next
-of --moves, cycling) from engine.board, until its N-th `go` (--at, default
+of --moves, cycling) from tuong.engine.board, until its N-th `go` (--at, default
 1), where MODE decides what goes wrong:
 
   normal       nothing
@@ -25,7 +25,7 @@ import random
 import sys
 import time
 
-from engine.board import Board
+from tuong.engine.board import Board
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 

@@ -5,7 +5,7 @@ import random
 import pytest
 from conftest import read_bench_fens, read_perft_reference
 
-from engine.board import START_FEN, Board
+from tuong.engine.board import START_FEN, Board
 
 
 def test_start_position_round_trip():

@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from conftest import ROOT, need, tuong_command
 
-from engine.board import Board
-from protocol import client
-from protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout, Info, Limit,
+from tuong.engine.board import Board
+from tuong.protocol import client
+from tuong.protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout, Info, Limit,
                              UnsupportedError, engine_fen, from_engine_move, open_engine,
                              red_to_move, to_engine_move)
 

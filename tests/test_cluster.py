@@ -19,9 +19,9 @@ from test_match import fake_cmd, fake_processes, interruptible, replay_with_pyff
 
 distributed = need_module("distributed")
 
-from tools import match, pgn  # noqa: E402
-from tools.cluster import ClusterPool  # noqa: E402
-from tools.runtime import schedule  # noqa: E402
+from tuong.tools import match, pgn  # noqa: E402
+from tuong.tools.cluster import ClusterPool  # noqa: E402
+from tuong.tools.runtime import schedule  # noqa: E402
 
 DASK = pathlib.Path(sys.executable).parent / "dask"
 
@@ -30,7 +30,7 @@ DASK = pathlib.Path(sys.executable).parent / "dask"
 def cluster():
     """A scheduler and two single-threaded worker processes, each under a
     nanny that restarts it if it dies; and a client to look inside."""
-    with pytest.MonkeyPatch.context() as mp:           # fake engines import engine.board
+    with pytest.MonkeyPatch.context() as mp:           # fake engines import tuong.engine.board
         mp.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         local = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                          dashboard_address=None,
@@ -102,15 +102,15 @@ def test_a_run_that_never_ends_leaves_no_engines_on_the_workers(cluster):
     """A tuong-match that was killed, or lost its scheduler, never sends
     end_run: each worker closes the run's engines itself once no task of the
     run has come for its lease (5 s here), and keeps them until then."""
-    from tools.cluster import LEASE, play_task
+    from tuong.tools.cluster import LEASE, play_task
     _, client = cluster
     config = match.parse_args(["-engine", "name=A", f"cmd={fake_cmd('--seed 4241')}",
                                "-engine", "name=B", f"cmd={fake_cmd('--seed 4242')}",
                                "-each", "depth=1", "-maxplies", "20", "-games", "2"])
 
     def set_lease(seconds):
-        import tools.cluster
-        tools.cluster.LEASE = seconds
+        import tuong.tools.cluster
+        tuong.tools.cluster.LEASE = seconds
 
     client.run(set_lease, 5.0)
     try:
@@ -130,7 +130,7 @@ def test_a_run_that_never_ends_leaves_no_engines_on_the_workers(cluster):
 def test_a_worker_remembers_a_bounded_number_of_ended_runs():
     import asyncio
 
-    from tools import cluster
+    from tuong.tools import cluster
 
     async def end_many(count):
         for i in range(count):
@@ -192,7 +192,7 @@ def test_local_cluster_stops_cleanly_on_ctrl_c(tmp_path):
     marker = "--score 7777"
     slow = fake_cmd("--mode slow --delay 0.03", marker)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tools.match", "-engine", "name=A", f"cmd={slow} --seed 1",
+        [sys.executable, "-m", "tuong.tools.match", "-engine", "name=A", f"cmd={slow} --seed 1",
          "-engine", "name=B", f"cmd={slow} --seed 2", "-each", "depth=1", "-maxplies", "60",
          "-games", "40", "-cluster", "local:2", "-pgnout", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -258,7 +258,7 @@ def test_by_hand_a_worker_without_engines_is_left_out_and_a_lost_scheduler_ends_
     address, scheduler = by_hand
     out = tmp_path / "s.pgn"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tools.match", "-engine", "name=A",
+        [sys.executable, "-m", "tuong.tools.match", "-engine", "name=A",
          "cmd=fakeeng --mode slow --delay 0.03 --seed 1", "-engine", "name=B",
          "cmd=fakeeng --mode slow --delay 0.03 --seed 2", "-each", "depth=1", "-maxplies", "40",
          "-games", "40", "-cluster", address, "-pgnout", str(out)],

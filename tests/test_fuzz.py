@@ -35,7 +35,7 @@ import time
 import pytest
 from conftest import ROOT, tuong_command
 
-from engine.games import GAMES
+from tuong.engine.games import GAMES
 
 FAST_LINES = 1500
 FULL_LINES = 100_000

@@ -25,12 +25,12 @@ import game_reference as ref
 from conftest import need_module
 from game_reference import Dodgem, Queens, TicTacToe
 
-from engine.board import Board
-from engine.compare import Comparison
-from engine.game import MATE_SCORE
-from engine.games import GAMES, board_class
-from engine.search import Searcher
-from tools.compare import VARIANTS
+from tuong.engine.board import Board
+from tuong.engine.compare import Comparison
+from tuong.engine.game import MATE_SCORE
+from tuong.engine.games import GAMES, board_class
+from tuong.engine.search import Searcher
+from tuong.tools.compare import VARIANTS
 
 SMALL = ["tictactoe", "dodgem", "queens"]
 REFS = {"tictactoe": TicTacToe, "dodgem": Dodgem, "queens": Queens}
@@ -599,7 +599,7 @@ def test_textbook_counts(comparison):
 
 
 def test_the_compare_tool_runs_and_finds_no_mismatch(tmp_path, capsys):
-    from tools.compare import main
+    from tuong.tools.compare import main
     path = tmp_path / "rows.csv"
     assert main(["--games", "tictactoe,dodgem,queens", "--max-depth", "2", "--budget", "5",
                  "--csv", str(path)]) == 0
@@ -1009,7 +1009,7 @@ def test_uci_dodgem_and_queens_exact_scores(engine):
 
 def test_the_compare_tool_draws_its_plot(tmp_path):
     need_module("matplotlib")
-    from tools.compare import main
+    from tuong.tools.compare import main
     path = tmp_path / "nodes.png"
     assert main(["--games", "tictactoe", "--max-depth", "2", "--plot", str(path)]) == 0
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

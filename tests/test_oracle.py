@@ -6,7 +6,7 @@ import random
 import pytest
 from conftest import from_ranks1, need_module, read_bench_fens
 
-from engine.board import START_FEN, Board
+from tuong.engine.board import START_FEN, Board
 
 sf = need_module("pyffish")
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 from conftest import DATA, ROOT, need, read_perft_reference
 
-from engine.board import Board
+from tuong.engine.board import Board
 
 FAST_NODES = 300_000
 CASES = [pytest.param(fen, depth, count, id=f"{index}-d{depth}")
@@ -47,7 +47,7 @@ def test_divide_sums_to_perft():
 
 
 def _perft_tool(*args):
-    return subprocess.run([sys.executable, "-m", "tools.perft", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "tuong.tools.perft", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
 
 

@@ -26,19 +26,20 @@ def _module(package, name):
 
 def house_imports(path):
     """The modules of the house that a .py file imports, anywhere in it (a
-    function-level import counts too), by dotted name; a package's own name
-    stands for its __init__."""
+    function-level import counts too), by dotted name without the `tuong.`
+    they are installed under; a package's own name stands for its __init__."""
     tree = ast.parse(path.read_text())
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names
-                         if alias.name.split(".")[0] in HOUSE)
+            names = (alias.name.removeprefix("tuong.") for alias in node.names)
+            found.update(name for name in names if name.split(".")[0] in HOUSE)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module in HOUSE:
-                found.update(_module(node.module, alias.name) for alias in node.names)
-            elif node.module.split(".")[0] in HOUSE:
-                found.add(node.module)
+            module = node.module.removeprefix("tuong.")
+            if module in HOUSE:
+                found.update(_module(module, alias.name) for alias in node.names)
+            elif module.split(".")[0] in HOUSE:
+                found.add(module)
     return found
 
 
@@ -94,7 +95,7 @@ def test_the_tools_graph_has_no_cycle_and_match_is_on_top():
 def test_lower_layers_import_no_higher_one():
     higher = {"engine": ("protocol", "tools"), "protocol": ("tools",)}
     # Cython sources are not Python: a line that starts an import is enough.
-    cython = re.compile(r"^\s*(from|c?import)\s+(protocol|tools)\b", re.M)
+    cython = re.compile(r"^\s*(from|c?import)\s+(tuong\.)?(protocol|tools)\b", re.M)
     for package, above in higher.items():
         for path in sorted((ROOT / package).glob("*.py")):
             wrong = {m for m in house_imports(path) if m.split(".")[0] in above}
@@ -106,7 +107,7 @@ def test_lower_layers_import_no_higher_one():
 @pytest.mark.parametrize("name", PROTOCOL)
 def test_each_module_imports_first_in_a_fresh_interpreter(name):
     # Each one first, then the session: no order may meet a half-initialised module.
-    code = f"import protocol.{name}; import protocol.session; print('ok')"
+    code = f"import tuong.protocol.{name}; import tuong.protocol.session; print('ok')"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
@@ -114,8 +115,9 @@ def test_each_module_imports_first_in_a_fresh_interpreter(name):
 
 # -- the engine package ---------------------------------------------------------
 ENGINE = ROOT / "engine"
-ENGINE_IMPORT = re.compile(r"^\s*(?:from\s+engine\.(\w+)\s+c?import|from\s+engine\s+c?import\s+(.+)"
-                           r"|c?import\s+engine\.(\w+))", re.M)
+ENGINE_IMPORT = re.compile(r"^\s*(?:from\s+tuong\.engine\.(\w+)\s+c?import"
+                           r"|from\s+tuong\.engine\s+c?import\s+(.+)"
+                           r"|c?import\s+tuong\.engine\.(\w+))", re.M)
 
 
 def engine_imports(path):
@@ -125,13 +127,13 @@ def engine_imports(path):
     if path.suffix == ".py":
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
-                found.update(alias.name.split(".")[1] for alias in node.names
-                             if alias.name.startswith("engine."))
+                found.update(alias.name.split(".")[2] for alias in node.names
+                             if alias.name.startswith("tuong.engine."))
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                if node.module == "engine":
+                if node.module == "tuong.engine":
                     found.update(alias.name for alias in node.names)
-                elif node.module.startswith("engine."):
-                    found.add(node.module.split(".")[1])
+                elif node.module.startswith("tuong.engine."):
+                    found.add(node.module.split(".")[2])
         return found
     for match in ENGINE_IMPORT.finditer(path.read_text()):
         module, names, plain = match.groups()
@@ -164,9 +166,9 @@ def test_the_engine_imports_without_a_cycle_and_weights_imports_none_of_it():
 
 
 def test_importing_the_weights_format_imports_no_core():
-    code = ("import sys, engine.weights, engine.report; "
-            "print(sorted(m for m in sys.modules if m.startswith('engine.')))")
+    code = ("import sys, tuong.engine.weights, tuong.engine.report; "
+            "print(sorted(m for m in sys.modules if m.startswith('tuong.engine.')))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "['engine.report', 'engine.weights']"
+    assert done.stdout.strip() == "['tuong.engine.report', 'tuong.engine.weights']"

@@ -18,11 +18,11 @@ import pytest
 from conftest import HANG, ROOT, tuong_command
 from test_protocol_session import FakeSearcher, Lines
 
-from engine import timeman
-from engine.board import Board
-from engine.search import Searcher
-from protocol.options import default_threads
-from protocol.session import Session
+from tuong.engine import timeman
+from tuong.engine.board import Board
+from tuong.engine.search import Searcher
+from tuong.protocol.options import default_threads
+from tuong.protocol.session import Session
 
 
 class GatedSearcher(FakeSearcher):

@@ -7,10 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.board import Board
-from engine.report import SearchInfo
-from protocol.options import default_threads
-from protocol.session import Session
+from tuong.engine.board import Board
+from tuong.engine.report import SearchInfo
+from tuong.protocol.options import default_threads
+from tuong.protocol.session import Session
 
 MATED = "9/4a4/3k5/9/9/9/9/5C3/4K4/3R5 b"    # Black to move has no legal move
 FIRST = Board().legal_moves()[0]              # what the fake searcher plays from the start
@@ -296,7 +296,7 @@ def test_ucci_handshake_options_and_bye(make):
                                                        ("true", "60000", 60_000),
                                                        ("false", "1.5", 1500)])
 def test_ucci_times_are_seconds_until_usemillisec(make, unit, time_arg, expected_ms):
-    from engine.timeman import budget
+    from tuong.engine.timeman import budget
     _, out, searcher = make("ucci", f"setoption usemillisec {unit}",
                             f"go time {time_arg} increment 0 depth 2")
     assert out.wait_for(lambda line: line.startswith("bestmove"))
@@ -411,7 +411,7 @@ def test_xboard_bad_clock_commands_keep_the_old_settings(make, line):
 
 
 def test_xboard_level_time_and_st_set_the_budget(make):
-    from engine.timeman import budget, fixed
+    from tuong.engine.timeman import budget, fixed
     session, out, searcher = make("xboard", "new", "sd 2", "level 40 0:30 0", "time 2000", "otim 2000",
                                   "usermove h2e2")
     assert out.wait_for(lambda line: line.startswith("move "))
@@ -432,7 +432,7 @@ def test_search_reports_are_typed_records():
     """The dialects read a SearchInfo, not a dict: a field the searcher did
     not send, or a misspelt one, is an error instead of a printed 0."""
     from dataclasses import FrozenInstanceError
-    from engine.report import SearchInfo
+    from tuong.engine.report import SearchInfo
     fields = dict(depth=3, seldepth=5, multipv=1, score=12, mate=None, bound=None, nodes=99,
                   nps=1000, hashfull=0, time_ms=4, pv=["h2e2", "h9g7"])
     info = SearchInfo(**fields)

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from engine.board import Board
+from tuong.engine.board import Board
 from conftest import HANG, EngineProcess
 from test_protocol_uci import MATED, MATES, flip
 

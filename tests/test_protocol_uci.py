@@ -10,8 +10,8 @@ import time
 import pytest
 from conftest import HANG
 
-from engine.board import Board
-from protocol.options import default_threads
+from tuong.engine.board import Board
+from tuong.protocol.options import default_threads
 
 # Mates in N, Red to move, each with exactly one mating first move (checked
 # below with the Board API); `flip` gives the same for Black to move.

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 from conftest import HANG, ROOT, EngineProcess, need, tuong_command
 
-from engine.board import Board
+from tuong.engine.board import Board
 from test_protocol_uci import MATES
 
 

@@ -7,8 +7,8 @@ position was checked by hand; the comments say why the verdict holds.
 """
 import pytest
 
-from engine.board import Board
-from engine.search import Searcher
+from tuong.engine.board import Board
+from tuong.engine.search import Searcher
 
 # name: (FEN, the cycle, verdict under asian rules, verdict under check-only)
 CYCLES = {

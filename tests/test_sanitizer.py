@@ -11,8 +11,8 @@ import pytest
 from conftest import ROOT, need
 
 RUN = """
-from engine.board import Board, START_FEN
-from engine.search import Searcher
+from tuong.engine.board import Board, START_FEN
+from tuong.engine.search import Searcher
 from conftest import read_bench_fens
 assert Board().perft(4) == 3290240
 for fen in [START_FEN] + read_bench_fens():
@@ -36,8 +36,10 @@ def test_perft_and_searches_under_address_sanitizer(tmp_path):
     env = {**os.environ, "CFLAGS": flags, "LDFLAGS": "-fsanitize=address"}
     subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "-q"], cwd=tmp_path,
                    env=env, check=True, capture_output=True)
+    (tmp_path / "path").mkdir()                 # the copy, importable as the package tuong
+    (tmp_path / "path" / "tuong").symlink_to(tmp_path)
     env = {**os.environ, "LD_PRELOAD": runtime, "ASAN_OPTIONS": "detect_leaks=0",
-           "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT / 'tests'}"}
+           "PYTHONPATH": f"{tmp_path / 'path'}{os.pathsep}{ROOT / 'tests'}"}
     run = subprocess.run([sys.executable, "-c", RUN], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=1800)
     assert "AddressSanitizer" not in run.stderr, run.stderr[-3000:]

@@ -7,11 +7,11 @@ import time
 import pytest
 from conftest import DATA, mirror_colours, mirror_files
 
-from engine.board import START_FEN, Board
-from engine.board import evaluate
-from engine.evaluate import load_weights
-from engine.search import Searcher
-from protocol.options import default_threads
+from tuong.engine.board import START_FEN, Board
+from tuong.engine.board import evaluate
+from tuong.engine.evaluate import load_weights
+from tuong.engine.search import Searcher
+from tuong.protocol.options import default_threads
 
 THREADS = default_threads()       # TUONG_THREADS=2 runs these with Lazy SMP helpers
 
@@ -44,7 +44,7 @@ def test_mate_suite_sample(searcher):
     by Fairy-Stockfish), 200k nodes each: nearly all are proven at their
     distance, and no search claims the winning side is being mated. (All
     of them, beside Fairy-Stockfish: `tuong-bench mates`.)"""
-    from tools.bench import mate_positions
+    from tuong.tools.bench import mate_positions
     sample = mate_positions()[::15]
     found = 0
     for fen, n in sample:

@@ -3,8 +3,8 @@ screens that appear and vanish during the exchange, kings that may only
 take last. SEE(move) is found as the largest threshold it accepts."""
 import pytest
 
-from engine.board import Board
-from engine.board import static_exchange_at_least
+from tuong.engine.board import Board
+from tuong.engine.board import static_exchange_at_least
 
 KINGS = {"e9": "k", "d0": "K"}
 

@@ -3,7 +3,7 @@ import itertools
 
 import pytest
 
-from engine.timeman import budget, fixed
+from tuong.engine.timeman import budget, fixed
 
 CLOCKS = [0, 1, 10, 29, 30, 31, 50, 100, 500, 1000, 5000, 60_000, 3_600_000]
 INCS = [0, 10, 100, 1000, 5000]
@@ -103,7 +103,7 @@ def test_movestogo_periods_never_lose_on_time():
 
 
 def test_iteration_clock_spends_more_when_unsettled_and_less_when_settled():
-    from engine.timeman import FIRST_JUDGED_DEPTH, IterationClock
+    from tuong.engine.timeman import FIRST_JUDGED_DEPTH, IterationClock
     depth = FIRST_JUDGED_DEPTH
 
     def last_target(bests, scores):

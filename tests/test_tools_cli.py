@@ -86,7 +86,7 @@ def test_bad_arguments_get_one_line_and_status_2(tool, args, files):
     argv = [a.format(tmp=files) for a in args]
     # A build would take minutes: none may start, and none in the real cache.
     env = {**os.environ, "TUONG_BUILDS": str(files / "builds")}
-    proc = subprocess.run([sys.executable, "-W", "error::ResourceWarning", "-m", f"tools.{tool}",
+    proc = subprocess.run([sys.executable, "-W", "error::ResourceWarning", "-m", f"tuong.tools.{tool}",
                            *argv], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=30)
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
@@ -99,6 +99,6 @@ def test_bad_arguments_get_one_line_and_status_2(tool, args, files):
 @pytest.mark.parametrize("tool", ["perft", "bench", "compare", "sprt_runner", "openings",
                                   "positions", "tune", "datagen", "cluster_bench"])
 def test_help_is_still_the_full_help(tool):
-    proc = subprocess.run([sys.executable, "-m", f"tools.{tool}", "--help"], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", f"tuong.tools.{tool}", "--help"], cwd=ROOT,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0 and proc.stdout.startswith("usage:") and not proc.stderr

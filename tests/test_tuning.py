@@ -12,9 +12,9 @@ import sys
 import pytest
 from conftest import DATA, ROOT, mirror_colours, mirror_files, need_module
 
-from engine import weights
-from engine.board import Board, PIECE_VALUES, eval_features, evaluate, trace_fens
-from engine.evaluate import current_weights, load_weights
+from tuong.engine import weights
+from tuong.engine.board import Board, PIECE_VALUES, eval_features, evaluate, trace_fens
+from tuong.engine.evaluate import current_weights, load_weights
 
 
 def reference_positions():
@@ -66,14 +66,14 @@ def test_importing_the_core_reads_no_weights_the_first_board_does():
         opened = []
         sys.addaudithook(lambda event, args: opened.append(str(args[0]))
                          if event == "open" and str(args[0]).endswith(".json") else None)
-        import engine.evaluate, engine.board, engine.search, engine.games
-        from engine import weights
-        assert engine.evaluate.current_weights() is None and opened == [], opened
-        engine.board.Board()
-        engine.board.Board("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
+        import tuong.engine.evaluate, tuong.engine.board, tuong.engine.search, tuong.engine.games
+        from tuong.engine import weights
+        assert tuong.engine.evaluate.current_weights() is None and opened == [], opened
+        tuong.engine.board.Board()
+        tuong.engine.board.Board("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
         assert opened == [str(weights.DEFAULT_PATH)], opened
-        assert engine.evaluate.current_weights() == weights.default()
-        from protocol.session import Session
+        assert tuong.engine.evaluate.current_weights() == weights.default()
+        from tuong.protocol.session import Session
         opened.clear()
         Session(out=lambda line: None)
         assert opened == [str(weights.DEFAULT_PATH)], opened
@@ -226,7 +226,7 @@ def test_evalfile_option_over_uci_and_ucci(engine_env, tmp_path):
     weights.write(good, tmp_path / "tempo.json")
     (tmp_path / "bad.json").write_text(json.dumps({**good, "tempo": "x"}))
     # What the search in this process scores with each file.
-    from engine.search import Searcher
+    from tuong.engine.search import Searcher
     board = Board()
     board.push("h2e2")
     expected = []
@@ -292,8 +292,8 @@ def test_evalfile_option_over_uci_and_ucci(engine_env, tmp_path):
 # -- data: openings, self-play, positions -----------------------------------
 
 def test_openings_are_reproducible_balanced_and_distinct():
-    import engine.search  # noqa: F401  (a broken build must fail, not skip)
-    from tools import openings
+    import tuong.engine.search  # noqa: F401  (a broken build must fail, not skip)
+    from tuong.tools import openings
     lines = openings.generate(6, plies=(4, 8), depth=3, margin=60, seed=5)
     assert lines == openings.generate(6, plies=(4, 8), depth=3, margin=60, seed=5)
     assert len({" ".join(fen.split()[:2]) for fen, _, _ in lines}) == 6
@@ -306,7 +306,7 @@ def test_openings_are_reproducible_balanced_and_distinct():
 
 
 def test_datagen_builds_the_match_and_passes_extra_arguments(capsys):
-    from tools import datagen
+    from tuong.tools import datagen
     assert datagen.main(["--openings", "o.epd", "--pgnout", "g.pgn", "--games", "10",
                          "--nodes", "1000", "--engine", "tuong", "--dry-run",
                          "--option", "EvalFile=/w.json", "-cluster", "host:9"]) == 0
@@ -336,7 +336,7 @@ a9b9 {+0.05/6 0.01s} 0-1
 
 
 def test_extraction_labels_and_skips():
-    from tools import pgn, positions
+    from tuong.tools import pgn, positions
     games = pgn.read_annotated_games(GAME + GAME.replace("checkmate", "time forfeit")
                                      + GAME + GAME.replace("0-1", "*").replace("checkmate", ""))
     assert games[0][1][6] == ("b0c2", "0.020s")
@@ -354,8 +354,8 @@ def test_extraction_labels_and_skips():
 
 
 def test_extraction_leaves_out_checks_captures_and_the_end_of_cut_short_games():
-    from engine.board import static_exchange_at_least
-    from tools import positions
+    from tuong.engine.board import static_exchange_at_least
+    from tuong.tools import positions
     rng = random.Random(4)
     games = []
     for _ in range(20):
@@ -395,7 +395,7 @@ SAMPLE = ROOT / "tools" / "data" / "sample-positions.txt.gz"
 def test_tuner_lowers_the_training_loss(tmp_path, restore_weights, capsys):
     need_module("numpy")
     need_module("scipy")
-    from tools import tune
+    from tuong.tools import tune
     out = tmp_path / "new.json"
     assert tune.main([str(SAMPLE), "-o", str(out), "--limit", "4000", "--iterations", "40",
                       "--report", "20", "--lambda", "0.3"]) == 0
@@ -414,7 +414,7 @@ def test_tuner_lowers_the_training_loss(tmp_path, restore_weights, capsys):
 
 def test_tuner_refuses_bad_input(tmp_path, capsys):
     need_module("scipy")
-    from tools import tune
+    from tuong.tools import tune
     (tmp_path / "p.txt").write_text("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 2 -\n")
     with pytest.raises(SystemExit) as refused:
         tune.main([str(tmp_path / "p.txt")])

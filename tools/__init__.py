@@ -2,7 +2,7 @@
 openings, datagen, positions, tune."""
 import argparse
 
-from tools.cli import ArgumentParser
+from tuong.tools.cli import ArgumentParser
 
 
 def doc_parser(prog, doc):

@@ -32,9 +32,9 @@ import subprocess
 import sys
 import time
 
-from engine.board import START_FEN, Board
-from engine.search import Searcher
-from tools.cli import ArgumentParser, integer, real
+from tuong.engine.board import START_FEN, Board
+from tuong.engine.search import Searcher
+from tuong.tools.cli import ArgumentParser, integer, real
 
 # The book's plain alpha-beta from the start position (evaluated nodes).
 BOOK_NODES = {4: 150_480, 5: 5_574_794}
@@ -157,7 +157,7 @@ class Fairy:
 
 def data_lines(name):
     from importlib import resources
-    text = resources.files("tools").joinpath("data", name).read_text()
+    text = resources.files("tuong.tools").joinpath("data", name).read_text()
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
@@ -419,7 +419,7 @@ def bench_latency(args):
         return statistics.median(stop)
 
     print(f"== answers during go infinite, {args.rounds} rounds each")
-    ours = show("tuong", *measure_latency([sys.executable, "-m", "protocol"], [], args.rounds))
+    ours = show("tuong", *measure_latency([sys.executable, "-m", "tuong.protocol"], [], args.rounds))
     fairy = find_fairy(args.fairy)
     if fairy:
         theirs = show("fairy-stockfish", *measure_latency(

@@ -52,7 +52,7 @@ from distributed import Client, KilledWorker, LocalCluster
 from distributed.client import FutureCancelledError
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from tools.runtime import Aborted, EngineStartError, Fatal, Players
+from tuong.tools.runtime import Aborted, EngineStartError, Fatal, Players
 
 CONNECT_TIMEOUT = 10.0     # seconds to reach a scheduler
 WORKER_WAIT = 60.0         # seconds to wait for a first worker to join

@@ -32,10 +32,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools import match, pgn
-from tools.cli import ArgumentParser, check_cluster, integer, real
-from tools.referee import Game, MoveRecord
-from tools.runtime import Fatal, schedule
+from tuong.tools import match, pgn
+from tuong.tools.cli import ArgumentParser, check_cluster, integer, real
+from tuong.tools.referee import Game, MoveRecord
+from tuong.tools.runtime import Fatal, schedule
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,11 +62,11 @@ def _children_cpu():
 
 
 def _tuong():
-    return shutil.which("tuong") or f"{sys.executable} -m protocol"
+    return shutil.which("tuong") or f"{sys.executable} -m tuong.protocol"
 
 
 def bench_overhead(args):
-    from tools.cluster import ClusterPool
+    from tuong.tools.cluster import ClusterPool
 
     tuong = _tuong()
     config = match.parse_args(["-engine", "name=a", f"cmd={tuong}", "-engine", "name=b",
@@ -150,7 +150,7 @@ def bench_match(args):
         for run in range(args.repeat):
             for mode, extra in modes.items():
                 out = Path(tmp) / f"{mode}-{run}.pgn"
-                argv = [sys.executable, "-m", "tools.match", *options, "-games", str(args.games),
+                argv = [sys.executable, "-m", "tuong.tools.match", *options, "-games", str(args.games),
                         *extra, "-pgnout", str(out)]
                 load = _load()
                 start, cpu = time.perf_counter(), _children_cpu()

@@ -25,10 +25,10 @@ import csv
 import os
 import sys
 
-from engine.compare import Comparison
-from engine.games import GAMES
-from engine.game import MATE_SCORE, MATE_SCORE_BOUND
-from tools.cli import ArgumentParser, check_output, integer, real
+from tuong.engine.compare import Comparison
+from tuong.engine.games import GAMES
+from tuong.engine.game import MATE_SCORE, MATE_SCORE_BOUND
+from tuong.tools.cli import ArgumentParser, check_output, integer, real
 
 # (label, algorithm, table, ordering): minimax visits every node however it
 # is ordered, so ordering is left out for it.

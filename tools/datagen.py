@@ -24,14 +24,14 @@ import shlex
 import shutil
 import sys
 
-from tools import doc_parser, match
-from tools.cli import HIGHEST, check_input, check_output, integer, real
+from tuong.tools import doc_parser, match
+from tuong.tools.cli import HIGHEST, check_input, check_output, integer, real
 
 
 def engine_command():
     """How to start tuong: the installed console script, else this
-    Python's `-m protocol`."""
-    return shutil.which("tuong") or f"{shlex.quote(sys.executable)} -m protocol"
+    Python's `-m tuong.protocol`."""
+    return shutil.which("tuong") or f"{shlex.quote(sys.executable)} -m tuong.protocol"
 
 
 def match_argv(args, extra=()):

@@ -1,7 +1,7 @@
 """Regenerate tools/data/openings.{pgn,epd}: short, balanced, varied openings
 that lean toward no engine.
 
-    python -m tools.make_openings [--engine /usr/games/fairy-stockfish] [--engine tuong]
+    python -m tuong.tools.make_openings [--engine /usr/games/fairy-stockfish] [--engine tuong]
                                   [--count 100] [--seed 1]
 
 Each line is a random walk from the initial position of 4-8 plies (the
@@ -18,8 +18,8 @@ import argparse
 import random
 from pathlib import Path
 
-from engine.board import Board
-from protocol.client import Limit, open_engine
+from tuong.engine.board import Board
+from tuong.protocol.client import Limit, open_engine
 
 DATA = Path(__file__).resolve().parent / "data"
 SPREAD_CP = 40

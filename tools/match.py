@@ -65,14 +65,14 @@ import sys
 import threading
 from pathlib import Path
 
-from engine.board import Board
-from tools import pgn
-from tools.cli import check_cluster
-from tools.referee import Rules, TimeControl
-from tools.runtime import (Aborted, Config, EngineSpec, Fatal, Interrupted, ThreadPool,
+from tuong.engine.board import Board
+from tuong.tools import pgn
+from tuong.tools.cli import check_cluster
+from tuong.tools.referee import Rules, TimeControl
+from tuong.tools.runtime import (Aborted, Config, EngineSpec, Fatal, Interrupted, ThreadPool,
                            schedule)
-from tools.sprt import Sprt
-from tools.stats import Progress, Stats, final_report
+from tuong.tools.sprt import Sprt
+from tuong.tools.stats import Progress, Stats, final_report
 
 DEFAULT_OPENINGS = Path(__file__).resolve().parent / "data" / "openings.pgn"
 ENGINE_KEYS = {"name", "cmd", "proto", "notation", "dir"}
@@ -317,7 +317,7 @@ def make_pool(config, log_file, stream):
     builds on: the runtime never imports the cluster."""
     if not config.cluster:
         return ThreadPool(config, log_file)
-    from tools.cluster import ClusterPool           # Dask: an optional dependency
+    from tuong.tools.cluster import ClusterPool           # Dask: an optional dependency
     return ClusterPool(config, log_file, stream)
 
 

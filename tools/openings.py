@@ -25,9 +25,9 @@ import random
 import sys
 import time
 
-from engine.board import Board, evaluate, static_exchange_at_least
-from tools import doc_parser
-from tools.cli import check_output, integer, real
+from tuong.engine.board import Board, evaluate, static_exchange_at_least
+from tuong.tools import doc_parser
+from tuong.tools.cli import check_output, integer, real
 
 MAX_PLIES = 1000          # a walk longer than a game would only run into its end
 # Walks in a row that find only positions already met before generate()
@@ -74,7 +74,7 @@ def random_line(rng, low, high, temperature=40):
 
 def generate(count, plies=(6, 12), depth=6, margin=80, seed=1, progress=None, temperature=40):
     """[(fen, moves, score)]: `count` balanced openings (see the module)."""
-    from engine.search import Searcher          # the engine's search, one thread
+    from tuong.engine.search import Searcher          # the engine's search, one thread
     rng = random.Random(seed)
     searcher = Searcher(16)
     kept, seen, tried, repeats = [], set(), 0, 0

@@ -8,8 +8,8 @@ The FEN may be given as one quoted argument or as its separate fields.
 import sys
 import time
 
-from engine.board import START_FEN, Board
-from tools.cli import ArgumentParser
+from tuong.engine.board import START_FEN, Board
+from tuong.tools.cli import ArgumentParser
 
 MAX_DEPTH = 100           # far beyond any perft that could finish
 

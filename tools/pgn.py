@@ -9,7 +9,7 @@ ended both in `[Termination]` and in a final comment before the result.
 import datetime
 import re
 
-from protocol.client import START_FEN
+from tuong.protocol.client import START_FEN
 
 _MOVE = re.compile(r"[a-i]\d[a-i]\d")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")

@@ -23,9 +23,9 @@ import gzip
 import re
 import sys
 
-from engine.board import Board, winning_capture
-from tools import doc_parser, pgn
-from tools.cli import check_input, check_output, integer
+from tuong.engine.board import Board, winning_capture
+from tuong.tools import doc_parser, pgn
+from tuong.tools.cli import check_input, check_output, integer
 
 RESULT_FOR_RED = {"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}
 # How a game may end for its result to count; the last two were not played out.

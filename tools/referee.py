@@ -30,8 +30,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import List, Optional
 
-from engine.board import Board
-from protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout,
+from tuong.engine.board import Board
+from tuong.protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout,
                              Limit)
 
 RED, BLACK = "w", "b"

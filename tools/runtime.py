@@ -20,9 +20,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from protocol.client import EngineError, UnsupportedError, close_all, open_engine
-from tools.referee import BLACK, RED, Player, Rules, TimeControl, play_game
-from tools.sprt import Sprt
+from tuong.protocol.client import EngineError, UnsupportedError, close_all, open_engine
+from tuong.tools.referee import BLACK, RED, Player, Rules, TimeControl, play_game
+from tuong.tools.sprt import Sprt
 
 
 @dataclass

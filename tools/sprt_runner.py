@@ -9,7 +9,7 @@ between two builds -- and log the result, accepted or not.
 
 Each revision (a commit, branch or tag; `.` for the working tree as it is
 now) is exported and built once into a cache (~/.cache/tuong-builds, or
-$TUONG_BUILDS), so the two engines run side by side as `python -m protocol`
+$TUONG_BUILDS), so the two engines run side by side as `python -m tuong.protocol`
 from their own directories. The match uses tuong-match's SPRT (pentanomial
 by default) and the default book unless --openings says otherwise; it stops
 when the SPRT decides (or after --games). A row goes into the testing log:
@@ -27,12 +27,12 @@ import subprocess
 import sys
 import tempfile
 
-from tools import match
-from tools.cli import ArgumentParser, check_output, integer
-from tools.referee import TimeControl
-from tools.runtime import Fatal
-from tools.sprt import elo_estimate
-from tools.stats import final_report
+from tuong.tools import match
+from tuong.tools.cli import ArgumentParser, check_output, integer
+from tuong.tools.referee import TimeControl
+from tuong.tools.runtime import Fatal
+from tuong.tools.sprt import elo_estimate
+from tuong.tools.stats import final_report
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_LOG = ROOT / "docs" / "testing.md"
@@ -131,12 +131,26 @@ def _is_commit(rev):
         return False
 
 
+def engine_command(build_dir):
+    """How to start a built revision's engine. It is not installed: one from
+    before the `tuong` namespace runs as `python -m protocol` from its
+    directory; a later one needs that directory importable as the package
+    `tuong`, which a symlink inside it gives (.tuong-path/tuong -> ..)."""
+    build_dir = pathlib.Path(build_dir)
+    if "tuong.engine" not in (build_dir / "setup.py").read_text():
+        return f"{sys.executable} -m protocol"
+    alias = build_dir / ".tuong-path"
+    alias.mkdir(exist_ok=True)
+    if not (alias / "tuong").exists():
+        (alias / "tuong").symlink_to("..")
+    return f"env PYTHONPATH={alias} {sys.executable} -m tuong.protocol"
+
+
 def match_argv(args, test_dir, base_dir):
     """tuong-match's arguments for the two builds."""
-    command = f"{sys.executable} -m protocol"
-    argv = ["-engine", "name=test", f"cmd={command}", f"dir={test_dir}",
+    argv = ["-engine", "name=test", f"cmd={engine_command(test_dir)}", f"dir={test_dir}",
             *[f"option.{o}" for o in args.option],
-            "-engine", "name=base", f"cmd={command}", f"dir={base_dir}",
+            "-engine", "name=base", f"cmd={engine_command(base_dir)}", f"dir={base_dir}",
             *[f"option.{o}" for o in args.base_option],
             "-each", f"nodes={args.nodes}" if args.nodes else f"tc={args.tc}",
             f"option.Hash={args.hash}",

@@ -7,7 +7,7 @@ tools/sprt.py's.
 import math
 import sys
 
-from tools.sprt import elo_bounds, elo_estimate
+from tuong.tools.sprt import elo_bounds, elo_estimate
 
 POINTS = {"1-0": (1, 0), "0-1": (0, 1), "1/2-1/2": (0.5, 0.5)}
 

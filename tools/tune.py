@@ -33,11 +33,11 @@ import gzip
 import sys
 import time
 
-from engine import weights as W
-from engine.board import MAX_FEATURES_PER_POSITION, Board, evaluate, trace_fens
-from engine.evaluate import load_weights
-from tools import doc_parser
-from tools.cli import check_input, check_output, integer, real
+from tuong.engine import weights as W
+from tuong.engine.board import MAX_FEATURES_PER_POSITION, Board, evaluate, trace_fens
+from tuong.engine.evaluate import load_weights
+from tuong.tools import doc_parser
+from tuong.tools.cli import check_input, check_output, integer, real
 
 CHUNK = 20000          # positions traced at a time (bounds the scratch memory)
 
