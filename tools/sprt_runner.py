@@ -35,6 +35,7 @@ from tuong.tools.sprt import elo_estimate
 from tuong.tools.stats import final_report
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+ALIAS = ".tuong-path"              # in a build: tuong -> .., so the build imports as tuong
 DEFAULT_LOG = ROOT / "docs" / "testing.md"
 LOG_HEADER = """\
 | date | change | tc | games | W / D / L | LLR (bounds) | Elo | verdict | test | base |
@@ -86,6 +87,7 @@ def build(rev):
     if result.returncode != 0:
         raise SystemExit(f"tuong-sprt: building {rev} failed (is Cython installed? "
                          f"pip install 'tuong[tune]'):\n{result.stderr[-2000:]}")
+    make_importable(target)
     (target / ".built").write_text(label)
     return target, label
 
@@ -139,11 +141,15 @@ def engine_command(build_dir):
     build_dir = pathlib.Path(build_dir)
     if "tuong.engine" not in (build_dir / "setup.py").read_text():
         return f"{sys.executable} -m protocol"
-    alias = build_dir / ".tuong-path"
-    alias.mkdir(exist_ok=True)
-    if not (alias / "tuong").exists():
-        (alias / "tuong").symlink_to("..")
-    return f"env PYTHONPATH={alias} {sys.executable} -m tuong.protocol"
+    return f"env PYTHONPATH={build_dir / ALIAS} {sys.executable} -m tuong.protocol"
+
+
+def make_importable(build_dir):
+    """The symlink engine_command relies on (made once the build is done)."""
+    link = build_dir / ALIAS / "tuong"
+    if not link.is_symlink():
+        link.parent.mkdir(exist_ok=True)
+        link.symlink_to("..")
 
 
 def match_argv(args, test_dir, base_dir):
