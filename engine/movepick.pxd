@@ -99,22 +99,36 @@ cdef inline int quiet_order(SearchState* s, Move move, int16_t* c1, int16_t* c2)
     return score
 
 
+cdef inline void picker_start(MovePicker* p, SearchState* s, int n, int sort_after,
+                              int test_see) noexcept nogil:
+    p.s, p.n, p.cur, p.sorted_from = s, n, 0, n
+    p.sort_after, p.test_see, p.tt_capture = sort_after, test_see, 0
+
+
+cdef inline int picker_table_move(MovePicker* p, int i, Move move, Move tt_move,
+                                  int value) noexcept nogil:
+    """Rank move i first if it is the hash move (noting whether it captures)."""
+    if move != tt_move:
+        return 0
+    p.scores[i], p.stages[i] = SCORE_HASH_MOVE, STAGE_TABLE_MOVE
+    p.tt_capture = value != 0
+    return 1
+
+
 cdef inline void picker_init(MovePicker* p, SearchState* s, int n, int ply, Move tt_move,
                              Move counter, int16_t* c1, int16_t* c2) noexcept nogil:
     """Rank the n moves in p.moves for a node of the tree: the hash move,
     captures by value and capture history (each tested for losing material
     when it comes up), killers, the countermove, quiet moves by history."""
-    cdef int i, value, has_captures = s.captures
+    cdef int i, value
     cdef Move move
-    p.s, p.n, p.cur, p.sorted_from = s, n, 0, n
-    p.sort_after, p.test_see, p.tt_capture = SORT_AFTER, 1, 0
+    picker_start(p, s, n, SORT_AFTER, 1)
     for i in range(n):
         move = p.moves[i]
-        value = capture_value(s, has_captures, move)
-        if move == tt_move:
-            p.scores[i], p.stages[i] = SCORE_HASH_MOVE, STAGE_TABLE_MOVE
-            p.tt_capture = value != 0
-        elif value:
+        value = capture_value(s, s.captures, move)
+        if picker_table_move(p, i, move, tt_move, value):
+            continue
+        if value:
             p.scores[i], p.stages[i] = capture_order(s, move, value), STAGE_CAPTURE
         elif move == s.killers[ply][0]:
             p.scores[i], p.stages[i] = SCORE_KILLER + 1, STAGE_KILLER
@@ -132,17 +146,13 @@ cdef inline void picker_init_qsearch(MovePicker* p, SearchState* s, int n,
     evasion in check): the hash move, then by capture value (MVV-LVA, quiet
     evasions last), each picked by a scan. Captures are not tested here:
     the search drops those that lose material (STAGE_CAPTURE)."""
-    cdef int i, value, has_captures = s.captures
+    cdef int i, value
     cdef Move move
-    p.s, p.n, p.cur, p.sorted_from = s, n, 0, n
-    p.sort_after, p.test_see, p.tt_capture = MAX_MOVES, 0, 0
+    picker_start(p, s, n, MAX_MOVES, 0)
     for i in range(n):
         move = p.moves[i]
-        value = capture_value(s, has_captures, move)
-        if move == tt_move:
-            p.scores[i], p.stages[i] = SCORE_HASH_MOVE, STAGE_TABLE_MOVE
-            p.tt_capture = value != 0
-        else:
+        value = capture_value(s, s.captures, move)
+        if not picker_table_move(p, i, move, tt_move, value):
             p.scores[i], p.stages[i] = value, (STAGE_CAPTURE if value else STAGE_QUIET)
 
 

@@ -155,14 +155,7 @@ def test_the_engine_imports_without_a_cycle_and_weights_imports_none_of_it():
     assert graph["weights"] == set(), graph["weights"]
     assert "weights" in graph["evaluate"]
     assert graph["report"] == set(), graph["report"]
-
-    def walk(name, inside):
-        assert name not in inside, "import cycle: " + " -> ".join(inside + [name])
-        for other in graph.get(name, ()):
-            walk(other, inside + [name])
-
-    for name in graph:
-        walk(name, [])
+    assert_no_cycle(graph)
 
 
 def test_importing_the_weights_format_imports_no_core():
