@@ -27,7 +27,9 @@ def test_perft_and_searches_under_address_sanitizer(tmp_path):
     runtime = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True,
                              text=True).stdout.strip()
     need(os.path.isabs(runtime) and os.path.exists(runtime), "gcc has no libasan")
-    tracked = subprocess.run(["git", "ls-files", "setup.py", "engine"], cwd=ROOT,
+    # pyproject.toml maps tuong.engine to engine/, where the build must land.
+    tracked = subprocess.run(["git", "ls-files", "setup.py", "pyproject.toml", "README.md",
+                              "engine"], cwd=ROOT,
                              capture_output=True, text=True, check=True).stdout.split()
     for name in tracked:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
