@@ -1,23 +1,39 @@
-"""tuong-datagen: fast self-play games for tuning, through tuong-match.
+"""tuong-datagen: training positions from self-play, in the process or through tuong-match.
 
-    tuong-datagen --openings openings.epd --games 2000 --pgnout games.pgn
+    tuong-datagen --out FILE --positions N [--nodes 3000] [--random-plies 6,10]
+                  [--openings EPD] [--concurrency 2 | --cluster ADDRESS] [--seed 1]
+                  [--eval-file F] [--hash 16] [--max-plies 400]
+    tuong-datagen --pgnout games.pgn --openings openings.epd --games 2000
                   [--nodes 5000 | --depth D] [--spread 0.25] [--concurrency 1]
                   [--seed 1] [--engine CMD] [--hash 16] [--option NAME=VALUE]...
                   [--resign 4,1000] [--draw 60,10,10] [--maxplies 300]
                   [--dry-run] [-- EXTRA tuong-match ARGUMENTS, e.g. -cluster ADDRESS]
 
-Two copies of tuong play each other at a fixed node count (or depth), from
-the openings (EPD, e.g. from tuong-openings) in random order (seeded), each
-opening with both colours, --games games in all, --concurrency at once, every
-game appended to --pgnout with the engines' scores. tuong-match plays the
-two games of an opening with colours swapped; so that the second is not a
-replay of the first, engine B searches (1 + --spread) times as many nodes as
-A (with --depth, one ply more). Adjudication keeps games short: a loss when
-both engines agree on 1000 cp for 4 moves each, a draw when both have said
-within 10 cp for 10 moves from move 60 (tuong-positions leaves out the last
-plies of adjudicated games). Arguments after `--` (and any this command does
-not know) go to tuong-match as they are. The command it runs is printed
-first, so a run can be repeated exactly.
+With --out (for the network's trainer, tuong-train), the core's search
+plays itself inside worker processes (--concurrency of them, or tasks on the
+Dask cluster at --cluster that tuong-match -cluster uses) at --nodes nodes a
+move, from the start position or the --openings after a few random plies,
+and appends the quiet positions of every game (not in check, no winning
+capture, the best move quiet, no mate score; none in a decided ending cut
+short by adjudication) with the search's score and the game's result to
+FILE, in the binary format of tools/dataset.py, until FILE holds
+--positions. Run the same command again to go on: it counts what FILE
+holds and plays new games (the seeds follow the count). A progress line
+shows positions, positions an hour and the games' results.
+
+With --pgnout (for tuong-tune), two copies of tuong play each other at a
+fixed node count (or depth) through tuong-match, from the openings (EPD,
+e.g. from tuong-openings) in random order (seeded), each opening with both
+colours, --games games in all, --concurrency at once, every game appended
+to --pgnout with the engines' scores. tuong-match plays the two games of an
+opening with colours swapped; so that the second is not a replay of the
+first, engine B searches (1 + --spread) times as many nodes as A (with
+--depth, one ply more). Adjudication keeps games short: a loss when both
+engines agree on 1000 cp for 4 moves each, a draw when both have said
+within 10 cp for 10 moves from move 60 (tuong-positions leaves out the
+last plies of adjudicated games). Arguments after `--` (and any this
+command does not know) go to tuong-match as they are. The command it runs
+is printed first, so a run can be repeated exactly.
 """
 import argparse
 import shlex
@@ -75,11 +91,22 @@ def main(argv=None):
         cut = argv.index("--")
         argv, extra = argv[:cut], argv[cut + 1:]
     parser = doc_parser("tuong-datagen", __doc__)
-    parser.add_argument("--openings", required=True, help="EPD openings (tuong-openings)")
-    parser.add_argument("--pgnout", required=True, help="PGN file the games are appended to")
+    parser.add_argument("--openings", help="EPD openings (tuong-openings)")
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--out", help="positions file (binary) for tuong-train")
+    target.add_argument("--pgnout", help="PGN file the games are appended to")
+    parser.add_argument("--positions", type=integer(1), default=1_000_000,
+                        help="with --out: positions the file should hold")
+    parser.add_argument("--random-plies", type=_numbers(2), default="6,10",
+                        help="with --out: LOW,HIGH random plies opening each game")
+    parser.add_argument("--eval-file", default="",
+                        help="with --out: the evaluation file (network or weights)")
+    parser.add_argument("--cluster", help="with --out: a Dask scheduler's address")
+    parser.add_argument("--max-plies", type=integer(20), default=400)
     parser.add_argument("--games", type=integer(1), default=1000)
     limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--nodes", type=integer(1), default=5000, help="engine A's nodes a move")
+    limit.add_argument("--nodes", type=integer(1), help="engine A's nodes a move "
+                       "(default 5000; with --out 3000)")
     limit.add_argument("--depth", type=integer(1, 99), help="engine A's depth (B: one more)")
     parser.add_argument("--spread", type=real(0), default=0.25,
                         help="engine B searches (1 + this) x A's nodes (default 0.25)")
@@ -97,6 +124,13 @@ def main(argv=None):
     parser.add_argument("--dry-run", action="store_true",
                         help="print the tuong-match command and stop")
     args, unknown = parser.parse_known_args(argv)
+    if args.out:
+        if unknown or extra:
+            parser.error(f"unknown arguments: {' '.join(unknown + extra)}")
+        return selfplay_main(parser, args)
+    if not args.openings:
+        parser.error("--pgnout needs --openings")
+    args.nodes = args.nodes or 5000
     if any("=" not in o for o in args.option):
         parser.error("--option needs NAME=VALUE")
     if round(args.nodes * (1 + args.spread)) > HIGHEST:
@@ -110,6 +144,52 @@ def main(argv=None):
     if args.dry_run:
         return 0
     return match.main(command)
+
+
+def selfplay_main(parser, args):
+    """The in-process route (--out): fill the positions file."""
+    from tuong.tools import dataset, selfplay
+    if args.depth:
+        parser.error("--out plays at a node budget: use --nodes")
+    low, high = map(int, args.random_plies.split(","))
+    if low > high:
+        parser.error("--random-plies LOW,HIGH needs LOW <= HIGH")
+    openings = ()
+    if args.openings:
+        check_input(parser, args.openings, "--openings")
+        openings = tuple(_epd_fens(parser, args.openings))
+    check_output(parser, args.out, "--out")
+    if args.eval_file:
+        check_input(parser, args.eval_file, "--eval-file")
+    settings = selfplay.Settings(nodes=args.nodes or 3000, random_plies=(low, high),
+                                 max_plies=args.max_plies, hash_mb=args.hash,
+                                 eval_file=args.eval_file, openings=openings)
+    try:
+        out, have = dataset.open_for_append(args.out)
+    except (OSError, dataset.DatasetError) as e:
+        parser.error(f"--out {args.out}: {e}")
+    with out:
+        return selfplay.fill(out, have, args.positions, settings, args.seed,
+                             args.concurrency, args.cluster)
+
+
+def _epd_fens(parser, path):
+    from tuong.engine.board import Board
+    fens = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            fields = line.split()
+            if not fields or line.startswith("#"):
+                continue
+            fen = " ".join(fields[:2])
+            try:
+                Board(fen)
+            except ValueError as e:
+                parser.error(f"--openings {path}, line {number}: {e}")
+            fens.append(fen)
+    if not fens:
+        parser.error(f"--openings {path}: no positions")
+    return fens
 
 
 def check(parser, args, command):
