@@ -7,13 +7,14 @@ from libc.string cimport memcpy
 from tuong.engine.position cimport (
     Position, Move, KIND_OF, EMPTY, OFF, RED, BLACK, RED_TAG,
     MAX_HISTORY, side_tag, move_from, move_to, square_at, file_of,
-    rank_of, clear_position, put_piece, compute_key, compute_score,
+    rank_of, clear_position, put_piece, compute_key, compute_score, header_size, stale_accumulators,
     KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, ZOBRIST_SIDE, PIECE_VALUE,
 )
 from tuong.engine.movegen cimport is_attacked, perft
 from tuong.engine.position cimport IN_PALACE, IN_HALF
 from tuong.engine.game cimport GameBoard, generate_moves, MAX_MOVES
 from tuong.engine.xiangqi cimport XIANGQI_OPS
+from tuong.engine.nnue cimport nn_evaluate, nn_accumulator_matches
 from tuong.engine.repetition cimport (
     Verdict, find_cycle, judge, chase_pairs, RULES_ASIAN, RULES_CHECK_ONLY, VERDICT_DRAW,
     VERDICT_PERPETUAL_CHECK, VERDICT_PERPETUAL_CHASE,
@@ -101,7 +102,8 @@ cdef class Board(GameBoard):
         try:
             _parse_fen(p, fen)
             p.rules = self.pos.rules
-            memcpy(self.pos, p, sizeof(Position) - sizeof(p.history))
+            memcpy(self.pos, p, header_size(p))
+            stale_accumulators(self.pos)
             self.pos.ply = 0
             self.moves = []
             fields = fen.split()
@@ -268,8 +270,28 @@ cdef str _piece_name(Position* p, int piece):
 
 
 def evaluate(Board board):
-    """The static evaluation in centipawns, from the side to move."""
+    """The static evaluation in centipawns, from the side to move: the
+    network's if one is in force (engine.nnue), else the hand-crafted one."""
+    return XIANGQI_OPS.evaluate(board.pos)
+
+
+def evaluate_hand_crafted(Board board):
+    """The hand-crafted evaluation, whatever is in force."""
     return evaluate_position(board.pos)
+
+
+def network_check(Board board):
+    """(accumulators equal, incremental score, refreshed score): whether the
+    network's accumulators that make/unmake kept equal ones computed afresh,
+    and the scores from each (tests: they must agree after any moves)."""
+    cdef Position* p = <Position*> malloc(sizeof(Position))
+    if p is NULL:
+        raise MemoryError()
+    try:
+        XIANGQI_OPS.copy_state(p, board.pos)      # leaves the copy's ring stale
+        return bool(nn_accumulator_matches(board.pos)), nn_evaluate(board.pos), nn_evaluate(p)
+    finally:
+        free(p)
 
 
 def winning_capture(Board board, int threshold=1):

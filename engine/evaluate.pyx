@@ -116,6 +116,11 @@ cdef int ensure_loaded() except -1:
     return 0
 
 
+def ensure_weights():
+    """Load the default weights file unless weights are installed."""
+    ensure_loaded()
+
+
 def install(dict data):
     """Put validated weights (engine.weights.validate) into the C tables.
     Use load_weights(path), which reads and validates first."""

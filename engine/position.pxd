@@ -11,6 +11,7 @@
 
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
 from tuong.engine.game cimport NO_MOVE
+from tuong.engine.accumulator cimport AccumulatorRing
 
 cdef enum:
     RED = 0
@@ -90,6 +91,19 @@ cdef struct Position:
     int rules                 # repetition rules (engine/repetition.pxd): RULES_ASIAN...
     int ply                   # entries used in history
     Undo history[MAX_HISTORY]
+    # The network's accumulators (engine/accumulator.pxd), after the history:
+    # a copy of a position takes the header and the history in use and
+    # leaves the ring stale (depth 0), to be refreshed when needed.
+    AccumulatorRing nn
+
+cdef inline void stale_accumulators(Position* p) noexcept nogil:
+    """Mark the ring stale (after a copy or a new position)."""
+    p.nn.top = 0
+    p.nn.depth = 0
+
+cdef inline size_t header_size(const Position* p) noexcept nogil:
+    """Bytes of a Position before its history."""
+    return <size_t>(<const char*> &p.history[0] - <const char*> p)
 
 # Tables, filled once at import of position.pyx.
 cdef uint8_t KIND_OF[256]     # cell value -> kind (NO_KIND for EMPTY/OFF)

@@ -47,7 +47,8 @@ init_tables()
 
 cdef void clear_position(Position* p) noexcept nogil:
     cdef int sq
-    memset(p, 0, sizeof(Position) - sizeof(p.history))
+    memset(p, 0, header_size(p))
+    stale_accumulators(p)
     for sq in range(256):
         if rank_of(sq) < 0 or rank_of(sq) > 9 or file_of(sq) < 0 or file_of(sq) > 8:
             p.board[sq] = OFF

@@ -10,13 +10,14 @@ from tuong.engine.game cimport (
 from tuong.engine.position cimport (
     Position, Undo, Move, KIND_OF, EMPTY, XQ_MAX_MOVES, side_tag, move_from, move_to,
     make_move, square_at, file_of, rank_of, make, unmake, make_null, unmake_null, key_after,
-    HORSE, ROOK, CANNON, PAWN, KING, PIECE_VALUE,
+    HORSE, ROOK, CANNON, PAWN, KING, PIECE_VALUE, header_size, stale_accumulators,
 )
 from tuong.engine.movegen cimport (
     Legality, GenMode, GEN_ALL, GEN_CAPTURES, generate, prepare_legality,
     is_legal, in_check,
 )
 from tuong.engine.evaluate cimport evaluate, quick_evaluate
+from tuong.engine.nnue cimport nn_active, nn_push, nn_pop, nn_evaluate
 from tuong.engine.see cimport see_ge
 
 # Offsets (square - king + REACH_OFFSET) from which a horse could give
@@ -61,7 +62,8 @@ init_order()
 cdef void xq_copy_state(void* dst, const void* src) noexcept nogil:
     # The header and the part of the history in use (the rest is garbage).
     cdef const Position* p = <const Position*> src
-    memcpy(dst, src, sizeof(Position) - sizeof(p.history) + p.ply * sizeof(Undo))
+    memcpy(dst, src, header_size(p) + p.ply * sizeof(Undo))
+    stale_accumulators(<Position*> dst)
 
 
 cdef int xq_generate(void* state, uint16_t* out, int capacity, int tactical, int checked) noexcept nogil:
@@ -93,6 +95,8 @@ cdef int xq_make(void* state, uint16_t move, int may_check) noexcept nogil:
     # Whether the move gave check is recorded with it: the repetition rule
     # reads it (perpetual check).
     cdef Position* p = <Position*> state
+    if nn_active:
+        nn_push(p, move)
     make(p, move)
     if not may_check:
         return 0
@@ -103,6 +107,8 @@ cdef int xq_make(void* state, uint16_t move, int may_check) noexcept nogil:
 
 cdef void xq_unmake(void* state) noexcept nogil:
     unmake(<Position*> state)
+    if nn_active:
+        nn_pop(<Position*> state)
 
 
 cdef void xq_make_null(void* state) noexcept nogil:
@@ -133,10 +139,15 @@ cdef uint64_t xq_key_after(void* state, uint16_t move) noexcept nogil:
 
 
 cdef int xq_evaluate(void* state) noexcept nogil:
+    if nn_active:
+        return nn_evaluate(<Position*> state)
     return evaluate(<Position*> state)
 
 
 cdef int xq_quick_evaluate(void* state) noexcept nogil:
+    # The network is cheap enough to stand in for the quick estimate too.
+    if nn_active:
+        return nn_evaluate(<Position*> state)
     return quick_evaluate(<Position*> state)
 
 

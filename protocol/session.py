@@ -68,7 +68,7 @@ import threading
 from dataclasses import dataclass
 from typing import Optional
 
-from tuong.engine.evaluate import load_weights
+from tuong.engine import evalfile
 from tuong.engine.games import GAMES
 from tuong.protocol import ucci, uci, xboard
 from tuong.protocol.options import engine_options
@@ -108,9 +108,9 @@ class Session:
         self._searcher = searcher
         self.game = "xiangqi"
         self.repetition = "asian"
-        # The evaluation's weights: the shipped file, loaded here once, before
-        # the first board (option EvalFile loads another: set_eval_file).
-        load_weights()
+        # The evaluation: the shipped network (or weights), loaded here once,
+        # before the first board (option EvalFile loads another: set_eval_file).
+        evalfile.load()
         self.board = self.new_board()
         self.options = engine_options(self)
         self.dialect = None
@@ -164,17 +164,30 @@ class Session:
             self.board.rules = rules
 
     def set_eval_file(self, path):
-        """Load the evaluation's weights (option EvalFile; empty or
-        <default>: the shipped file). ValueError naming the problem if the
-        file is missing or bad; then nothing changes."""
+        """Load the evaluation (option EvalFile: a network or a weights file;
+        empty or <default>: the shipped one). ValueError naming the problem
+        if the file is missing or bad; then nothing changes."""
         from tuong.protocol.options import DEFAULT_EVAL_FILE
-        load_weights(None if path in ("", DEFAULT_EVAL_FILE) else path)
+        evalfile.load(None if path in ("", DEFAULT_EVAL_FILE) else path)
         # The board's incremental score was summed from the old tables, and
         # the hash holds the old evaluation's scores.
         if hasattr(self.board, "rescore"):
             self.board.rescore()
         if self._searcher is not None:
             self._searcher.clear()
+
+    def static_evaluation(self):
+        """Lines for the `eval` command: the static evaluation of the
+        position and which evaluation gave it."""
+        from tuong.engine.board import Board, evaluate, evaluate_hand_crafted
+        if not isinstance(self.board, Board):
+            return [f"Static evaluation: none ({self.game} is searched to its end)"]
+        side = self.board.side_name
+        lines = [f"Static evaluation: {evaluate(self.board):+d} cp ({side} to move, "
+                 f"from the side to move's view) by the {evalfile.describe()}"]
+        if evalfile.describe() != "hand-crafted evaluation":
+            lines.append(f"Hand-crafted evaluation: {evaluate_hand_crafted(self.board):+d} cp")
+        return lines
 
     # -- the search thread ---------------------------------------------------
     def searching(self):

@@ -22,6 +22,7 @@ class Uci:
             "ucinewgame": self.cmd_newgame, "setoption": self.cmd_setoption,
             "position": self.cmd_position, "go": self.cmd_go, "stop": self.cmd_stop,
             "ponderhit": self.cmd_ponderhit, "quit": self.cmd_quit, "d": self.cmd_d,
+            "eval": self.cmd_eval,
             "debug": lambda args: None, "register": lambda args: None,
         }
 
@@ -94,6 +95,10 @@ class Uci:
         self.out(f"Fen: {board.fen()}")
         self.out(f"Key: {board.hash:016X}")
         self.out(f"Side to move: {board.side_name}{', in check' if board.in_check() else ''}")
+
+    def cmd_eval(self, args):
+        for line in self.s.static_evaluation():
+            self.out(line)
 
     # -- searching ----------------------------------------------------------
     def cmd_stop(self, args):

@@ -128,8 +128,8 @@ def _square(name):
 
 def load_eval(path):
     """Install the evaluation file `path` ("" or None: the shipped one)."""
-    from tuong.engine.evaluate import load_weights
-    load_weights(path or None)
+    from tuong.engine import evalfile
+    evalfile.load(path or None)
 
 
 _player = None

@@ -1,0 +1,137 @@
+"""The network file: a quantised NNUE for engine/nnue.pyx. Plain Python
+(the standard library only), so that the engine, the trainer and the tests
+read and write the same format.
+
+All integers little-endian:
+
+    offset  size         field
+    0       8            magic b"TUONGNN\\0"
+    8       4  uint32    version (1)
+    12      4  uint32    architecture hash: CRC-32 of ARCHITECTURE.format(...)
+                         (features, hidden size, activation, layers)
+    16      4  uint32    features (1260)
+    20      4  uint32    hidden: accumulator values a perspective (H)
+    24      4  uint32    QA: the accumulator's unit (255); activations clamp to [0, QA]
+    28      4  uint32    QB: the output weights' unit (64)
+    32      4  uint32    scale: centipawns per unit of the float network's output
+    36      4  uint32    description length D, then D bytes of UTF-8
+    40+D    2H int16     feature-transformer biases
+            2*1260*H     feature-transformer weights, int16, feature-major
+            4*1260       piece-square path, int32 centipawns
+            4H int16     output weights: side to move's H, then the other side's H
+            4  int32     output bias (units of QA * QB)
+            4  uint32    CRC-32 of every byte before it
+
+A file that is missing, cut short, too long, of another version or
+architecture, or whose checksum does not match is refused with a
+NetworkError naming the problem.
+"""
+import struct
+import zlib
+from dataclasses import dataclass
+
+MAGIC = b"TUONGNN\0"
+VERSION = 1
+FEATURES = 1260
+MAX_HIDDEN = 512
+ARCHITECTURE = "tuong-nnue features=xiangqi-piece-square-{features} hidden={hidden} " \
+               "activation=clipped-relu output=1 psqt=1"
+HEAD = struct.Struct("<8sIIIIIIII")
+
+
+class NetworkError(ValueError):
+    """A network file that cannot be used."""
+
+
+def architecture_hash(features, hidden):
+    return zlib.crc32(ARCHITECTURE.format(features=features, hidden=hidden).encode())
+
+
+@dataclass
+class Network:
+    hidden: int
+    ft_bias: bytes            # int16[hidden]
+    ft_weights: bytes         # int16[features][hidden]
+    psqt_weights: bytes       # int32[features]
+    out_weights: bytes        # int16[2 * hidden]
+    out_bias: int
+    qa: int = 255
+    qb: int = 64
+    scale: int = 400
+    description: str = ""
+    features: int = FEATURES
+
+
+def encode(net):
+    """The bytes of a network file."""
+    text = net.description.encode("utf-8")
+    body = HEAD.pack(MAGIC, VERSION, architecture_hash(net.features, net.hidden), net.features,
+                     net.hidden, net.qa, net.qb, net.scale, len(text)) + text
+    body += net.ft_bias + net.ft_weights + net.psqt_weights + net.out_weights
+    body += struct.pack("<i", net.out_bias)
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def write(path, net):
+    with open(path, "wb") as f:
+        f.write(encode(net))
+
+
+def is_network_file(path):
+    """Whether the file starts as a network file does (for EvalFile's choice
+    between a network and a weights file)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False
+
+
+def decode(data, name="network"):
+    """A Network from a file's bytes; NetworkError naming the problem."""
+    if len(data) < HEAD.size:
+        raise NetworkError(f"{name}: truncated ({len(data)} bytes, not even a header)")
+    magic, version, arch, features, hidden, qa, qb, scale, text_len = HEAD.unpack_from(data)
+    if magic != MAGIC:
+        raise NetworkError(f"{name}: not a tuong network file")
+    if version != VERSION:
+        raise NetworkError(f"{name}: format version {version}; this tuong reads version {VERSION}")
+    if features != FEATURES or not 0 < hidden <= MAX_HIDDEN or hidden % 16 \
+            or arch != architecture_hash(features, hidden):
+        raise NetworkError(f"{name}: wrong architecture (hash {arch:#010x}, {features} features, "
+                           f"hidden {hidden}); this tuong evaluates "
+                           f"{ARCHITECTURE.format(features=FEATURES, hidden='16..512')}")
+    if not (0 < qa < 32768 and 0 < qb < 32768 and 0 < scale < 100000):
+        raise NetworkError(f"{name}: quantisation out of range (QA {qa}, QB {qb}, scale {scale})")
+    sizes = [2 * hidden, 2 * features * hidden, 4 * features, 4 * hidden, 4, 4]
+    expected = HEAD.size + text_len + sum(sizes)
+    if len(data) < expected:
+        raise NetworkError(f"{name}: truncated ({len(data)} bytes of {expected})")
+    if len(data) > expected:
+        raise NetworkError(f"{name}: {len(data) - expected} bytes too many")
+    (checksum,) = struct.unpack_from("<I", data, expected - 4)
+    if zlib.crc32(data[:expected - 4]) != checksum:
+        raise NetworkError(f"{name}: corrupt (checksum mismatch)")
+    at = HEAD.size
+    try:
+        description = data[at:at + text_len].decode("utf-8")
+    except UnicodeDecodeError:
+        raise NetworkError(f"{name}: the description is not UTF-8") from None
+    at += text_len
+    parts = []
+    for size in sizes[:4]:
+        parts.append(bytes(data[at:at + size]))
+        at += size
+    (out_bias,) = struct.unpack_from("<i", data, at)
+    return Network(hidden, *parts, out_bias=out_bias, qa=qa, qb=qb, scale=scale,
+                   description=description, features=features)
+
+
+def read(path):
+    """The Network in a file; NetworkError if it is missing or bad."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise NetworkError(f"{path}: cannot read: {e.strerror or e}") from None
+    return decode(data, str(path))

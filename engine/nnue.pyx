@@ -1,0 +1,238 @@
+# The network evaluation: an efficiently updatable network (NNUE) in
+# integer arithmetic. engine/network.py says what a network file holds and
+# reads it; this module keeps the network in C arrays and evaluates.
+#
+# Inputs: one feature a piece, as each side sees the board (a perspective):
+#   (mine or theirs, type K A B N R C P, square) = 2 x 7 x 90 = 1260,
+# where Black sees the board upside down (rank r is 9 - r), so a position and
+# its colour-flipped twin give the same two perspectives swapped.
+# Layer 1 (the feature transformer): 1260 -> H int16 values a perspective,
+# the accumulator, kept up to date by make/unmake (three columns a move at
+# most: the piece off its square, onto the new one, the captured piece off);
+# beside it a direct piece-square path, 1260 -> 1 (centipawns).
+# Output: clipped ReLU of [side to move's H, the other side's H] -> 1:
+#   eval = (sum_i clamp(a_i, 0, QA) * w_i + b) * SCALE / (QA * QB)
+#          + (psqt[us] - psqt[them]) / 2
+# with QA = 255 the accumulator's unit and QB = 64 the output weights' unit.
+# The loops run over int16 arrays that the C compiler vectorises with the
+# base instruction set of the target (SSE2 on any x86-64, NEON on aarch64),
+# so one wheel serves every machine.
+
+from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+
+from tuong.engine.accumulator cimport Accumulator, AccumulatorRing, NN_RING, NN_MAX_HIDDEN
+from tuong.engine.position cimport (
+    Position, Move, KIND_OF, RED, BLACK, EMPTY, move_from, move_to, file_of, rank_of,
+)
+
+cdef enum:
+    N_FEATURES = 1260
+    NO_FEATURE = 0xFFFF
+
+cdef int nn_active = 0
+cdef int generation = 0           # bumped by every install: old rings are stale
+cdef int hidden = 0
+cdef int qa = 255, qb = 64, scale = 400
+cdef int16_t* ft_bias = NULL      # [hidden]
+cdef int16_t* ft_weights = NULL   # [N_FEATURES][hidden]
+cdef int32_t* psqt_weights = NULL # [N_FEATURES]
+cdef int16_t* out_weights = NULL  # [2 * hidden]: side to move's, then the other's
+cdef int32_t out_bias = 0
+# FEATURE[perspective][kind][square]: the feature of a piece of that kind
+# (0..13) on that 16x16 square, or NO_FEATURE off the board.
+cdef uint16_t FEATURE[2][14][256]
+
+_description = None               # the network in force: its file's name and description
+
+
+cdef void init_features():
+    cdef int persp, kind, sq, f, r, colour, kind_type
+    for persp in range(2):
+        for kind in range(14):
+            colour, kind_type = kind // 7, kind % 7
+            for sq in range(256):
+                f, r = file_of(sq), rank_of(sq)
+                if f < 0 or f > 8 or r < 0 or r > 9:
+                    FEATURE[persp][kind][sq] = NO_FEATURE
+                    continue
+                if persp == BLACK:
+                    r = 9 - r
+                FEATURE[persp][kind][sq] = ((colour != persp) * 7 + kind_type) * 90 + r * 9 + f
+
+
+init_features()
+
+
+cdef void refresh(const Position* p, Accumulator* a) noexcept nogil:
+    """The accumulators of p from scratch: biases plus every piece's column."""
+    cdef int persp, piece, sq, kind, i, feature
+    cdef const int16_t* column
+    for persp in range(2):
+        memcpy(a.values[persp], ft_bias, hidden * sizeof(int16_t))
+        a.psqt[persp] = 0
+    for piece in range(16, 48):
+        sq = p.square[piece]
+        if sq == 0:
+            continue
+        kind = KIND_OF[piece]
+        for persp in range(2):
+            feature = FEATURE[persp][kind][sq]
+            column = ft_weights + feature * hidden
+            for i in range(hidden):
+                a.values[persp][i] += column[i]
+            a.psqt[persp] += psqt_weights[feature]
+
+
+cdef inline Accumulator* current(Position* p) noexcept nogil:
+    """The position's accumulator, refreshed first if the ring is stale."""
+    cdef AccumulatorRing* ring = &p.nn
+    if ring.generation != generation or ring.depth <= 0:
+        refresh(p, &ring.entries[ring.top])
+        ring.generation = generation
+        ring.depth = 1
+    return &ring.entries[ring.top]
+
+
+cdef void nn_push(Position* p, Move m) noexcept nogil:
+    """Before make(p, m): the next ring entry, the current one with the move's
+    columns added and taken away."""
+    cdef AccumulatorRing* ring = &p.nn
+    cdef const Accumulator* src = current(p)
+    cdef int top = (ring.top + 1) % NN_RING
+    cdef Accumulator* dst = &ring.entries[top]
+    cdef int frm = move_from(m), to = move_to(m)
+    cdef int kind = KIND_OF[p.board[frm]], captured = p.board[to]
+    cdef int persp, i, add, sub, cap
+    cdef const int16_t* w_add
+    cdef const int16_t* w_sub
+    cdef const int16_t* w_cap
+    cdef const int16_t* s
+    cdef int16_t* d
+    for persp in range(2):
+        add = FEATURE[persp][kind][to]
+        sub = FEATURE[persp][kind][frm]
+        w_add = ft_weights + add * hidden
+        w_sub = ft_weights + sub * hidden
+        s = src.values[persp]
+        d = dst.values[persp]
+        dst.psqt[persp] = src.psqt[persp] + psqt_weights[add] - psqt_weights[sub]
+        if captured:
+            cap = FEATURE[persp][KIND_OF[captured]][to]
+            w_cap = ft_weights + cap * hidden
+            dst.psqt[persp] -= psqt_weights[cap]
+            for i in range(hidden):
+                d[i] = s[i] + w_add[i] - w_sub[i] - w_cap[i]
+        else:
+            for i in range(hidden):
+                d[i] = s[i] + w_add[i] - w_sub[i]
+    ring.top = top
+    if ring.depth < NN_RING:
+        ring.depth += 1
+
+
+cdef void nn_pop(Position* p) noexcept nogil:
+    """After unmake(p): back to the entry below (stale if there is none)."""
+    cdef AccumulatorRing* ring = &p.nn
+    ring.top = (ring.top + NN_RING - 1) % NN_RING
+    ring.depth -= 1
+
+
+cdef inline int32_t clipped_dot(const int16_t* a, const int16_t* w, int n, int ceiling) noexcept nogil:
+    cdef int32_t total = 0
+    cdef int i
+    cdef int16_t x
+    for i in range(n):
+        x = a[i]
+        x = 0 if x < 0 else (ceiling if x > ceiling else x)
+        total += <int32_t> x * w[i]
+    return total
+
+
+cdef int nn_evaluate(Position* p) noexcept nogil:
+    """The network's score of p, centipawns, from the side to move."""
+    cdef const Accumulator* a = current(p)
+    cdef int us = p.side, them = p.side ^ 1
+    cdef int64_t total = clipped_dot(a.values[us], out_weights, hidden, qa) \
+        + clipped_dot(a.values[them], out_weights + hidden, hidden, qa) + out_bias
+    return <int>(total * scale // (qa * qb)) + (a.psqt[us] - a.psqt[them]) // 2
+
+
+cdef int nn_accumulator_matches(Position* p) noexcept nogil:
+    """Whether p's accumulators (as make/unmake kept them) equal a refresh."""
+    cdef Accumulator fresh
+    cdef const Accumulator* kept = current(p)
+    cdef int persp, i
+    refresh(p, &fresh)
+    for persp in range(2):
+        if kept.psqt[persp] != fresh.psqt[persp]:
+            return 0
+        for i in range(hidden):
+            if kept.values[persp][i] != fresh.values[persp][i]:
+                return 0
+    return 1
+
+
+# -- Python ------------------------------------------------------------------
+
+cdef void release() noexcept:
+    global ft_bias, ft_weights, psqt_weights, out_weights
+    free(ft_bias)
+    free(ft_weights)
+    free(psqt_weights)
+    free(out_weights)
+    ft_bias = ft_weights = out_weights = NULL
+    psqt_weights = NULL
+
+
+cdef void* copy_of(bytes data) except NULL:
+    cdef void* out = malloc(len(data) if len(data) else 1)
+    if out is NULL:
+        raise MemoryError()
+    memcpy(out, <const char*> data, len(data))
+    return out
+
+
+def install(net, name=""):
+    """Put a checked network (engine.network.Network) in force. Every
+    position's accumulators become stale; the engine refreshes them."""
+    global nn_active, generation, hidden, qa, qb, scale, out_bias, _description
+    global ft_bias, ft_weights, psqt_weights, out_weights
+    if not 0 < net.hidden <= NN_MAX_HIDDEN or net.features != N_FEATURES:
+        raise ValueError(f"network of {net.features} x {net.hidden}: this build evaluates "
+                         f"{N_FEATURES} features and at most {NN_MAX_HIDDEN} hidden values")
+    nn_active = 0
+    release()
+    ft_bias = <int16_t*> copy_of(net.ft_bias)
+    ft_weights = <int16_t*> copy_of(net.ft_weights)
+    psqt_weights = <int32_t*> copy_of(net.psqt_weights)
+    out_weights = <int16_t*> copy_of(net.out_weights)
+    hidden, qa, qb, scale, out_bias = net.hidden, net.qa, net.qb, net.scale, net.out_bias
+    generation += 1
+    nn_active = 1
+    _description = (name, net.description)
+
+
+def disable():
+    """Back to the hand-crafted evaluation."""
+    global nn_active, _description
+    nn_active = 0
+    _description = None
+
+
+def active():
+    """(file name, description) of the network in force, or None."""
+    return _description if nn_active else None
+
+
+def features_of(position_squares):
+    """The active features of a position for both perspectives, as the
+    trainer computes them: position_squares is [(kind 0..13, file, rank)];
+    returns (red's, black's) lists."""
+    out = ([], [])
+    for kind, f, r in position_squares:
+        for persp in range(2):
+            rr = r if persp == RED else 9 - r
+            out[persp].append(((kind // 7 != persp) * 7 + kind % 7) * 90 + rr * 9 + f)
+    return out
