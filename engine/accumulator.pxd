@@ -18,7 +18,7 @@ cdef enum:
 
 cdef struct Accumulator:
     int16_t values[2][NN_MAX_HIDDEN]    # [perspective: RED, BLACK][hidden]
-    int32_t psqt[2]                     # the direct piece-square path, centipawns
+    int32_t psqt[2]                     # the direct piece-square path (output units)
 
 cdef struct AccumulatorRing:
     int generation              # the network these were computed for (0: none)

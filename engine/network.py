@@ -12,21 +12,26 @@ All integers little-endian:
     16      4  uint32    features (1260)
     20      4  uint32    hidden: accumulator values a perspective (H)
     24      4  uint32    QA: the accumulator's unit (255); activations clamp to [0, QA]
-    28      4  uint32    QB: the output weights' unit (64)
+    28      4  uint32    QB: the output weights' unit (1024)
     32      4  uint32    scale: centipawns per unit of the float network's output
     36      4  uint32    description length D, then D bytes of UTF-8
     40+D    2H int16     feature-transformer biases
             2*1260*H     feature-transformer weights, int16, feature-major
-            4*1260       piece-square path, int32 centipawns
+            4*1260       piece-square path, int32, units of the output (QA * QB / scale
+                         a centipawn)
             4H int16     output weights: side to move's H, then the other side's H
             4  int32     output bias (units of QA * QB)
             4  uint32    CRC-32 of every byte before it
 
 A file that is missing, cut short, too long, of another version or
 architecture, or whose checksum does not match is refused with a
-NetworkError naming the problem.
+NetworkError naming the problem; so is one whose weights could overflow
+the engine's integers (an accumulator beyond int16 with 32 pieces on the
+board, the output's sum beyond int32).
 """
+import array
 import struct
+import sys
 import zlib
 from dataclasses import dataclass
 
@@ -56,7 +61,7 @@ class Network:
     out_weights: bytes        # int16[2 * hidden]
     out_bias: int
     qa: int = 255
-    qb: int = 64
+    qb: int = 1024
     scale: int = 400
     description: str = ""
     features: int = FEATURES
@@ -123,8 +128,27 @@ def decode(data, name="network"):
         parts.append(bytes(data[at:at + size]))
         at += size
     (out_bias,) = struct.unpack_from("<i", data, at)
+    check_ranges(name, hidden, qa, parts, out_bias)
     return Network(hidden, *parts, out_bias=out_bias, qa=qa, qb=qb, scale=scale,
                    description=description, features=features)
+
+
+def check_ranges(name, hidden, qa, parts, out_bias):
+    """Refuse weights that could overflow the engine's integer sums."""
+    ft_bias, ft_weights, psqt, out_weights = (array.array(code, part) for code, part in
+                                              zip("hhih", parts))
+    if sys.byteorder == "big":
+        for values in (ft_bias, ft_weights, psqt, out_weights):
+            values.byteswap()
+    largest = [0] * hidden
+    for f in range(len(ft_weights) // hidden):
+        row = ft_weights[f * hidden:(f + 1) * hidden]
+        largest = [max(m, abs(w)) for m, w in zip(largest, row)]
+    if any(abs(b) + 32 * m > 32767 for b, m in zip(ft_bias, largest)):
+        raise NetworkError(f"{name}: feature weights too large (an accumulator could overflow)")
+    bound = qa * sum(abs(w) for w in out_weights) + abs(out_bias) + 32 * max(map(abs, psqt))
+    if bound >= 2 ** 31:
+        raise NetworkError(f"{name}: output weights too large (the sum could overflow)")
 
 
 def read(path):

@@ -11,9 +11,11 @@
 # most: the piece off its square, onto the new one, the captured piece off);
 # beside it a direct piece-square path, 1260 -> 1 (centipawns).
 # Output: clipped ReLU of [side to move's H, the other side's H] -> 1:
-#   eval = (sum_i clamp(a_i, 0, QA) * w_i + b) * SCALE / (QA * QB)
-#          + (psqt[us] - psqt[them]) / 2
-# with QA = 255 the accumulator's unit and QB = 64 the output weights' unit.
+#   eval = (sum_i clamp(a_i, 0, QA) * w_i + b + (psqt[us] - psqt[them]) / 2)
+#          * SCALE / (QA * QB)
+# with QA = 255 the accumulator's unit, QB = 64 the output weights' unit,
+# and the piece-square path in the output's unit too (QA * QB / SCALE a
+# centipawn), fine enough that its rounding does not show.
 # The loops run over int16 arrays that the C compiler vectorises with the
 # base instruction set of the target (SSE2 on any x86-64, NEON on aarch64),
 # so one wheel serves every machine.
@@ -155,8 +157,9 @@ cdef int nn_evaluate(Position* p) noexcept nogil:
     cdef const Accumulator* a = current(p)
     cdef int us = p.side, them = p.side ^ 1
     cdef int64_t total = clipped_dot(a.values[us], out_weights, hidden, qa) \
-        + clipped_dot(a.values[them], out_weights + hidden, hidden, qa) + out_bias
-    return <int>(total * scale // (qa * qb)) + (a.psqt[us] - a.psqt[them]) // 2
+        + clipped_dot(a.values[them], out_weights + hidden, hidden, qa) + out_bias \
+        + (<int64_t> a.psqt[us] - a.psqt[them]) // 2
+    return <int>(total * scale // (qa * qb))
 
 
 cdef int nn_accumulator_matches(Position* p) noexcept nogil:

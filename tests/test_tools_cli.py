@@ -58,6 +58,16 @@ CASES = [
     ("datagen", ["--openings", "{tmp}/o.epd", "--pgnout", "{tmp}/g.pgn",
                  "--", "-cluster", "bogus"]),
     ("datagen", ["--openings", "{tmp}/missing.epd", "--pgnout", "{tmp}/g.pgn"]),
+    ("datagen", ["--out", "{tmp}/games.pgn", "--positions", "10"]),
+    ("datagen", ["--out", "/nonexistent/x.bin"]),
+    ("datagen", ["--out", "{tmp}/p.bin", "--random-plies", "3"]),
+    ("datagen", ["--out", "{tmp}/p.bin", "--positions", "0"]),
+    ("datagen", ["--out", "{tmp}/p.bin", "--openings", "{tmp}/games.pgn"]),
+    ("train", ["{tmp}/missing.bin", "-o", "{tmp}/n.nnue"]),
+    ("train", ["{tmp}/games.pgn", "-o", "{tmp}/n.nnue"]),
+    ("train", ["{tmp}/games.pgn", "-o", "/nonexistent/n.nnue"]),
+    ("train", ["{tmp}/games.pgn", "-o", "{tmp}/n.nnue", "--hidden", "100"]),
+    ("train", ["{tmp}/games.pgn", "-o", "{tmp}/n.nnue", "--epochs", "0"]),
     ("cluster_bench", ["overhead", "--cluster", "bogus", "--tasks", "1"]),
     ("cluster_bench", ["overhead", "--tasks", "0"]),
     ("cluster_bench", ["match", "--workers", "0"]),
@@ -97,7 +107,7 @@ def test_bad_arguments_get_one_line_and_status_2(tool, args, files):
 
 
 @pytest.mark.parametrize("tool", ["perft", "bench", "compare", "sprt_runner", "openings",
-                                  "positions", "tune", "datagen", "cluster_bench"])
+                                  "positions", "tune", "datagen", "cluster_bench", "train"])
 def test_help_is_still_the_full_help(tool):
     proc = subprocess.run([sys.executable, "-m", f"tuong.tools.{tool}", "--help"], cwd=ROOT,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)

@@ -33,7 +33,7 @@ from tuong.tools import doc_parser
 from tuong.tools.cli import check_input, check_output, integer, real
 
 SCALE = 400             # centipawns per unit of the float network's output
-QA, QB = 255, 64
+QA, QB = 255, 1024
 
 
 def need_numpy():
@@ -130,12 +130,17 @@ class Model:
         """The network file's Network."""
         import numpy as np
 
-        def q16(values, unit):
-            return np.clip(np.round(values * unit), -32767, 32767).astype("<i2").tobytes()
+        def q16(values, unit, limit=32767):
+            return np.clip(np.round(values * unit), -limit, limit).astype("<i2").tobytes()
 
+        # The engine sums the output in 32 bits, and each accumulator of up
+        # to 32 pieces in 16: the loader refuses weights that could overflow.
+        out_limit = min(32767, (2 ** 31 - 1) // (2 * QA * 2 * self.hidden))
+        W = np.clip(self.W, -(32767 / QA - 1) / 33, (32767 / QA - 1) / 33)
         return network.Network(
-            hidden=self.hidden, ft_bias=q16(self.b, QA), ft_weights=q16(self.W, QA),
-            psqt_weights=np.round(self.P).astype("<i4").tobytes(), out_weights=q16(self.V, QB),
+            hidden=self.hidden, ft_bias=q16(np.clip(self.b, -1, 1), QA), ft_weights=q16(W, QA),
+            psqt_weights=np.round(self.P * QA * QB / SCALE).astype("<i4").tobytes(),
+            out_weights=q16(self.V, QB, out_limit),
             out_bias=int(round(float(self.c[0]) * QA * QB)), qa=QA, qb=QB, scale=SCALE,
             description=description)
 

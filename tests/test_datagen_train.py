@@ -1,0 +1,103 @@
+"""The network's pipeline: positions files, tuong-datagen --out (self-play
+in the process) and tuong-train."""
+import random
+
+import pytest
+
+from tuong.engine import evalfile, weights
+from tuong.engine.board import Board
+from tuong.tools import dataset, datagen
+
+from conftest import need_module
+
+
+@pytest.fixture(autouse=True)
+def hand_crafted_after():
+    yield
+    evalfile.load(weights.DEFAULT_PATH)
+
+
+def test_records_round_trip():
+    rng = random.Random(5)
+    for _ in range(50):
+        board = Board()
+        for _ in range(rng.randint(0, 100)):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        side = 0 if board.turn == "w" else 1
+        score = rng.randint(-3000, 3000)
+        result = rng.choice((-1, 0, 1))
+        record = dataset.pack(dataset.squares_of_fen(board.fen()), score, result, side)
+        assert len(record) == dataset.RECORD_SIZE
+        assert dataset.unpack(record) == (" ".join(board.fen().split()[:2]), score, result, side)
+
+
+def test_decode_gives_each_pieces_square_and_kind():
+    np = need_module("numpy")
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
+    record = dataset.pack(dataset.squares_of_fen(fen), 12, 1, 0)
+    decoded = dataset.decode(np.frombuffer(record * 2, dtype=np.uint8).reshape(2, 32))
+    squares = dataset.squares_of_fen(fen)
+    pairs = {(int(s), dataset.PIECE_LETTERS[k]) for s, k in
+             zip(decoded["square"][0], decoded["kind"][0]) if s >= 0}
+    assert pairs == {(s, letter) for s, letter in enumerate(squares) if letter}
+    assert list(decoded["score"]) == [12, 12] and list(decoded["result"]) == [1, 1]
+
+
+def test_datagen_fills_the_file_and_goes_on_where_it_stopped(tmp_path, capsys):
+    out = tmp_path / "pos.bin"
+    argv = ["--out", str(out), "--nodes", "300", "--concurrency", "1", "--random-plies", "4,6",
+            "--seed", "3"]
+    assert datagen.main(argv + ["--positions", "50"]) == 0
+    first = dataset.count(out)
+    assert first >= 50
+    head = out.read_bytes()
+    # A run killed mid-write leaves a partial record: the next run cuts it off.
+    with open(out, "ab") as f:
+        f.write(b"\1\2\3")
+    assert datagen.main(argv + ["--positions", str(first + 40)]) == 0
+    assert dataset.count(out) >= first + 40
+    data = out.read_bytes()
+    assert data.startswith(head) and (len(data) - 16) % dataset.RECORD_SIZE == 0
+    assert "an hour" in capsys.readouterr().err
+    for i in range(dataset.count(out)):
+        fen, score, result, side = dataset.unpack(data[16 + 32 * i:48 + 32 * i])
+        board = Board(fen + " - - 0 1")
+        assert not board.in_check() and board.legal_moves(), fen
+        assert abs(score) < 20000 and result in (-1, 0, 1) and side == (fen[-1] == "b")
+
+
+def test_datagen_refuses_bad_arguments(tmp_path, capsys):
+    not_positions = tmp_path / "x.bin"
+    not_positions.write_bytes(b"something else entirely")
+    for argv in (["--out", str(not_positions), "--positions", "5"],
+                 ["--out", str(tmp_path / "a.bin"), "--random-plies", "9,2"],
+                 ["--out", str(tmp_path / "a.bin"), "--depth", "3"],
+                 ["--out", str(tmp_path / "a.bin"), "--eval-file", str(tmp_path / "no.nnue")],
+                 ["--out", str(tmp_path / "a.bin"), "--games", "3", "-concurrency", "2"]):
+        with pytest.raises(SystemExit) as e:
+            datagen.main(argv)
+        assert e.value.code == 2, argv
+        assert "tuong-datagen: error:" in capsys.readouterr().err
+
+
+def test_train_lowers_the_loss_and_writes_a_network_the_engine_loads(tmp_path, capsys):
+    need_module("numpy")
+    need_module("scipy")
+    from tuong.engine.board import evaluate
+    from tuong.tools import train
+    data = tmp_path / "pos.bin"
+    assert datagen.main(["--out", str(data), "--nodes", "300", "--concurrency", "1",
+                         "--positions", "600", "--seed", "5"]) == 0
+    net = tmp_path / "net.nnue"
+    assert train.main([str(data), "-o", str(net), "--epochs", "6", "--hidden", "32",
+                       "--batch", "128", "--lr", "0.003"]) == 0
+    printed = capsys.readouterr().out
+    losses = [float(line.split("train loss ")[1].split(",")[0])
+              for line in printed.splitlines() if line.startswith("epoch")]
+    assert len(losses) == 6 and losses[-1] < losses[0]
+    assert "validation loss" in printed and "K = " in printed
+    assert evalfile.load(net).startswith("NNUE network net.nnue (")
+    assert isinstance(evaluate(Board()), int)

@@ -1,0 +1,296 @@
+"""The network evaluation: accumulators kept by make/unmake against a
+refresh, symmetry, the file format and its failures, the quantised network
+against the float one, and the engine's EvalFile / eval commands."""
+import array
+import random
+import re
+import struct
+import sys
+import zlib
+
+import pytest
+
+from tuong.engine import evalfile, network, nnue, weights
+from tuong.engine.board import Board, evaluate, network_check
+
+from conftest import need_module
+
+
+def random_network(hidden=64, seed=1, scale=1.0):
+    rng = random.Random(seed)
+
+    def values(code, n, bound):
+        bound = max(1, min(int(bound * scale), 32767 if code == "h" else 2 ** 31 - 1))
+        return array.array(code, [rng.randint(-bound, bound) for _ in range(n)]).tobytes()
+
+    return network.Network(hidden, values("h", hidden, 60), values("h", 1260 * hidden, 40),
+                           values("i", 1260, 20000), values("h", 2 * hidden, 400), 5000,
+                           description=f"random {seed}")
+
+
+@pytest.fixture
+def net_file(tmp_path):
+    path = tmp_path / "random.nnue"
+    network.write(path, random_network())
+    yield path
+
+
+@pytest.fixture(autouse=True)
+def hand_crafted_after():
+    """Each test leaves the hand-crafted evaluation in force, as it found it."""
+    yield
+    evalfile.load(weights.DEFAULT_PATH)
+
+
+def flipped(fen):
+    """The colour-flipped position: ranks reversed, colours and side swapped."""
+    placement, side = fen.split()[:2]
+    rows = [row.swapcase() for row in reversed(placement.split("/"))]
+    return "/".join(rows) + (" b" if side == "w" else " w")
+
+
+# -- the accumulators ----------------------------------------------------------
+
+def test_incremental_accumulators_equal_a_refresh_along_random_games(net_file):
+    evalfile.load(net_file)
+    rng = random.Random(7)
+    captures = 0
+    for game in range(12):
+        board = Board()
+        # Longer than the ring (64 plies): popping back to the start must
+        # refresh once the ring runs out.
+        for ply in range(rng.randint(40, 160)):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            before = board.fen().split()[0]
+            board.push(rng.choice(moves))
+            captures += sum(c.isalpha() for c in before) != \
+                sum(c.isalpha() for c in board.fen().split()[0])
+            same, incremental, fresh = network_check(board)
+            assert same and incremental == fresh, (game, ply, board.fen())
+            if rng.random() < 0.2:
+                board.pop()
+                assert network_check(board)[0], (game, ply, "after a take-back")
+        while board.move_stack:
+            board.pop()
+            same, incremental, fresh = network_check(board)
+            assert same and incremental == fresh
+    assert captures > 20            # the games did capture (and kings moved)
+
+
+def test_a_network_loaded_later_makes_old_accumulators_stale(tmp_path, net_file):
+    evalfile.load(net_file)
+    board = Board()
+    for move in ("h2e2", "h9g7", "e2e6"):
+        board.push(move)
+    first = evaluate(board)
+    other = tmp_path / "other.nnue"
+    network.write(other, random_network(seed=2))
+    evalfile.load(other)
+    same, incremental, fresh = network_check(board)
+    assert same and incremental == fresh == evaluate(board) != first
+
+
+def test_colour_flip_gives_the_same_score_from_the_side_to_move(net_file):
+    evalfile.load(net_file)
+    rng = random.Random(3)
+    for _ in range(40):
+        board = Board()
+        for _ in range(rng.randint(0, 60)):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        fen = board.fen()
+        assert evaluate(Board(flipped(fen))) == evaluate(board), fen
+
+
+def test_the_search_runs_on_the_network_with_threads(net_file):
+    from tuong.engine.search import Searcher
+    evalfile.load(net_file)
+    for threads in (1, 2):
+        searcher = Searcher(hash_mb=8, threads=threads)
+        board = Board()
+        for move in ("h2e2", "h9g7", "h0g2"):
+            result = searcher.search(board, depth=7)
+            assert result.best in board.legal_moves()
+            board.push(move)
+        same, incremental, fresh = network_check(board)
+        assert same and incremental == fresh
+
+
+def test_the_hand_crafted_evaluation_comes_back(net_file):
+    board = Board()
+    board.push("h2e2")
+    hand_crafted = evaluate(board)
+    evalfile.load(net_file)
+    assert evaluate(board) != hand_crafted
+    assert evalfile.describe().startswith("NNUE network random.nnue")
+    evalfile.load(weights.DEFAULT_PATH)
+    assert evaluate(board) == hand_crafted
+    assert evalfile.describe() == "hand-crafted evaluation"
+
+
+# -- the file ------------------------------------------------------------------
+
+def _broken_files(tmp_path):
+    good = network.encode(random_network())
+    cases = {}
+
+    def put(name, data):
+        path = tmp_path / name
+        path.write_bytes(data)
+        cases[name] = path
+
+    put("truncated.nnue", good[:len(good) // 2])
+    put("header-only.nnue", good[:20])
+    put("too-long.nnue", good + b"\0\0")
+    corrupt = bytearray(good)
+    corrupt[5000] ^= 0x55
+    put("corrupt.nnue", bytes(corrupt))
+    wrong = bytearray(good)
+    struct.pack_into("<I", wrong, 12, 0x12345678)         # the architecture hash
+    put("architecture.nnue", bytes(wrong))
+    version = bytearray(good)
+    struct.pack_into("<I", version, 8, 99)
+    put("version.nnue", bytes(version))
+    # Well formed, checksum right, but weights that would overflow int16.
+    huge = random_network(scale=100)
+    put("overflow.nnue", network.encode(huge))
+    put("empty.nnue", b"")
+    cases["missing.nnue"] = tmp_path / "missing.nnue"
+    return cases
+
+
+EXPECTED = {"truncated.nnue": "truncated", "header-only.nnue": "truncated",
+            "too-long.nnue": "bytes too many", "corrupt.nnue": "checksum",
+            "architecture.nnue": "wrong architecture", "version.nnue": "version 99",
+            "overflow.nnue": "too large", "empty.nnue": "", "missing.nnue": ""}
+
+
+def test_broken_network_files_are_refused_and_change_nothing(tmp_path, net_file):
+    evalfile.load(net_file)
+    board = Board()
+    before = evaluate(board), evalfile.describe()
+    for name, path in _broken_files(tmp_path).items():
+        with pytest.raises(ValueError) as err:
+            evalfile.load(path)
+        assert EXPECTED[name] in str(err.value), (name, str(err.value))
+        assert (evaluate(board), evalfile.describe()) == before, name
+
+
+def test_the_format_round_trips():
+    net = random_network(hidden=32, seed=5)
+    assert network.decode(network.encode(net)) == net
+
+
+# -- the trainer's float network against the engine's integers ------------------
+
+def test_quantised_network_matches_the_float_network(tmp_path):
+    np = need_module("numpy")
+    need_module("scipy")
+    from tuong.tools import dataset, train
+    rng = np.random.default_rng(4)
+    model = train.Model(128, rng)
+    # Weights of the size training gives, activations spread over the clipped range.
+    model.W *= 2
+    model.b[:] = rng.uniform(0, 1, model.hidden)
+    model.V = (rng.standard_normal(2 * model.hidden) * 0.1).astype(np.float32)
+    model.c[:] = 0.1
+    path = tmp_path / "float.nnue"
+    network.write(path, model.quantise("float test"))
+    evalfile.load(path)
+    prng = random.Random(9)
+    diffs = []
+    for _ in range(300):
+        board = Board()
+        for _ in range(prng.randint(0, 80)):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            board.push(prng.choice(moves))
+        record = dataset.pack(dataset.squares_of_fen(board.fen()), 0, 0,
+                              0 if board.turn == "w" else 1)
+        decoded = dataset.decode(np.frombuffer(record, dtype=np.uint8).reshape(1, 32))
+        us, them = train.features(decoded["square"], decoded["kind"],
+                                  decoded["side"].astype(np.int32))
+        out, _ = model.forward(train.sparse_rows(us), train.sparse_rows(them))
+        diffs.append(abs(evaluate(board) - float(out[0])))
+    # The tolerance the README states: within 12 cp, 3 cp on average (the
+    # accumulators' rounding to 1/255, summed over the active units).
+    assert max(diffs) <= 12 and sum(diffs) / len(diffs) <= 3, (max(diffs), sum(diffs) / len(diffs))
+
+
+def test_the_trainers_gradients_are_the_losss_slopes():
+    np = need_module("numpy")
+    need_module("scipy")
+    from tuong.tools import train
+    rng = np.random.default_rng(2)
+    model = train.Model(8, rng)
+    model.W = rng.standard_normal(model.W.shape) * 0.5
+    model.V = rng.standard_normal(model.V.shape) * 0.5
+    model.b, model.P, model.c = model.b.astype(float), model.P.astype(float), model.c.astype(float)
+    n = 64
+    idx = np.full((n, 32), -1, dtype=np.int32)
+    idx2 = np.full((n, 32), -1, dtype=np.int32)
+    for i in range(n):
+        idx[i, :20] = rng.choice(1260, 20, replace=False)
+        idx2[i, :20] = rng.choice(1260, 20, replace=False)
+    x_us, x_them = train.sparse_rows(idx).astype(float), train.sparse_rows(idx2).astype(float)
+    target = rng.uniform(0, 1, n)
+
+    def loss():
+        return train.loss_and_grad(model, x_us, x_them, target, 400)[0]
+
+    _, _, cache, grad_out = train.loss_and_grad(model, x_us, x_them, target, 400)
+    grads = model.backward(x_us, x_them, cache, grad_out)
+    for param, grad in zip(model.params(), grads):
+        flat, g = param.reshape(-1), np.asarray(grad, dtype=float).reshape(-1)
+        for i in np.argsort(-np.abs(g))[:3]:
+            eps = 1e-5 * max(1.0, abs(flat[i]))
+            old = flat[i]
+            flat[i] = old + eps
+            up = loss()
+            flat[i] = old - eps
+            down = loss()
+            flat[i] = old
+            assert (up - down) / (2 * eps) == pytest.approx(g[i], rel=2e-3, abs=1e-9)
+
+
+# -- the engine ----------------------------------------------------------------
+
+def test_the_engine_loads_networks_reports_errors_and_evaluates(tmp_path, net_file):
+    import pexpect
+    engine = pexpect.spawn(sys.executable, ["-m", "tuong.protocol"], encoding="utf-8",
+                           timeout=30)
+    try:
+        engine.sendline("uci")
+        engine.expect("uciok")
+        engine.sendline("position startpos moves h2e2")
+        engine.sendline("eval")
+        engine.expect(r"Static evaluation: ([-+]\d+) cp \(Black to move")
+        engine.expect("by the (hand-crafted evaluation|NNUE network [^\r\n]+)")
+        default = engine.match.group(1)
+        for name, path in _broken_files(tmp_path).items():
+            engine.sendline(f"setoption name EvalFile value {path}")
+            engine.expect(r"info string error: ([^\r\n]*)")
+            assert EXPECTED[name] in engine.match.group(1), (name, engine.match.group(1))
+            engine.sendline("eval")
+            engine.expect(f"by the {re.escape(default)}")
+        engine.sendline(f"setoption name EvalFile value {net_file}")
+        engine.sendline("eval")
+        engine.expect(r"Static evaluation: ([-+]\d+) cp .* by the NNUE network random.nnue")
+        engine.expect(r"Hand-crafted evaluation: [-+]\d+ cp")
+        engine.sendline("go depth 6")
+        engine.expect(r"bestmove (\S+)")
+        board = Board()
+        board.push("h2e2")
+        assert engine.match.group(1) in board.legal_moves()
+        engine.sendline("setoption name EvalFile value <default>")
+        engine.sendline("eval")
+        engine.expect(f"by the {re.escape(default)}")
+        engine.sendline("quit")
+        engine.expect(pexpect.EOF)
+    finally:
+        engine.close(force=True)
