@@ -98,6 +98,7 @@ cdef struct Position:
 
 cdef inline void stale_accumulators(Position* p) noexcept nogil:
     """Mark the ring stale (after a copy or a new position)."""
+    p.nn.generation = 0
     p.nn.top = 0
     p.nn.depth = 0
 

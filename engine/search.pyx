@@ -484,7 +484,9 @@ cdef class Searcher:
         cdef TTEntry entry
         cdef Move code
         cdef int n, i
-        texts = self._texts(root_moves)
+        # Each root move named in the root position (not as a line: making
+        # them one after another would play moves that are not legal there).
+        texts = [self._texts([m])[0] for m in root_moves]
         code = root_moves[texts.index(best)]
         self.ops.copy_state(self.scratch, self.root)
         self.ops.make(self.scratch, code, 1)

@@ -282,6 +282,11 @@ def test_the_engine_loads_networks_reports_errors_and_evaluates(tmp_path, net_fi
         engine.sendline("eval")
         engine.expect(r"Static evaluation: ([-+]\d+) cp .* by the NNUE network random.nnue")
         engine.expect(r"Hand-crafted evaluation: [-+]\d+ cp")
+        # A one-move line takes its ponder move from the table: naming the
+        # root moves there once played them one after another (a crash
+        # under the network, whose make reads the moving piece).
+        engine.sendline("go depth 1")
+        engine.expect(r"bestmove \S+")
         engine.sendline("go depth 6")
         engine.expect(r"bestmove (\S+)")
         board = Board()
