@@ -69,12 +69,21 @@ def test_datagen_fills_the_file_and_goes_on_where_it_stopped(tmp_path, capsys):
         assert abs(score) < 20000 and result in (-1, 0, 1) and side == (fen[-1] == "b")
 
 
+def test_datagen_plays_on_a_dask_cluster(tmp_path):
+    need_module("distributed")
+    out = tmp_path / "pos.bin"
+    assert datagen.main(["--out", str(out), "--nodes", "300", "--positions", "40",
+                         "--cluster", "local:1", "--seed", "2"]) == 0
+    assert dataset.count(out) >= 40
+
+
 def test_datagen_refuses_bad_arguments(tmp_path, capsys):
     not_positions = tmp_path / "x.bin"
     not_positions.write_bytes(b"something else entirely")
     for argv in (["--out", str(not_positions), "--positions", "5"],
                  ["--out", str(tmp_path / "a.bin"), "--random-plies", "9,2"],
                  ["--out", str(tmp_path / "a.bin"), "--depth", "3"],
+                 ["--out", str(tmp_path / "a.bin"), "--cluster", "nowhere"],
                  ["--out", str(tmp_path / "a.bin"), "--eval-file", str(tmp_path / "no.nnue")],
                  ["--out", str(tmp_path / "a.bin"), "--games", "3", "-concurrency", "2"]):
         with pytest.raises(SystemExit) as e:

@@ -41,7 +41,7 @@ import shutil
 import sys
 
 from tuong.tools import doc_parser, match
-from tuong.tools.cli import HIGHEST, check_input, check_output, integer, real
+from tuong.tools.cli import HIGHEST, check_cluster, check_input, check_output, integer, real
 
 
 def engine_command():
@@ -101,7 +101,8 @@ def main(argv=None):
                         help="with --out: LOW,HIGH random plies opening each game")
     parser.add_argument("--eval-file", default="",
                         help="with --out: the evaluation file (network or weights)")
-    parser.add_argument("--cluster", help="with --out: a Dask scheduler's address")
+    parser.add_argument("--cluster", help="with --out: tcp://HOST:PORT of a Dask scheduler, "
+                        "or local[:N] worker processes (pip install 'tuong[cluster]')")
     parser.add_argument("--max-plies", type=integer(20), default=400)
     parser.add_argument("--games", type=integer(1), default=1000)
     limit = parser.add_mutually_exclusive_group()
@@ -159,6 +160,8 @@ def selfplay_main(parser, args):
         check_input(parser, args.openings, "--openings")
         openings = tuple(_epd_fens(parser, args.openings))
     check_output(parser, args.out, "--out")
+    if args.cluster:
+        check_cluster(parser, args.cluster, "--cluster")
     if args.eval_file:
         check_input(parser, args.eval_file, "--eval-file")
     settings = selfplay.Settings(nodes=args.nodes or 3000, random_plies=(low, high),

@@ -167,8 +167,7 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
         print(f"{out.name} holds {have:,} positions already", file=sys.stderr)
         return 0
     if cluster:
-        from distributed import Client
-        client = Client(cluster, timeout=30)
+        client = _dask_client(cluster)
         executor = client.get_executor(pure=False)
         slots = max(1, sum(client.nthreads().values()))
     else:
@@ -204,6 +203,29 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
     finally:
         for future in pending:
             future.cancel()
-        executor.shutdown(wait=False, cancel_futures=True) if client is None else client.close()
+        if client is None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        else:
+            cluster_of = getattr(client, "tuong_cluster", None)
+            client.close()
+            if cluster_of is not None:
+                cluster_of.close()
     print(file=sys.stderr)
     return 0
+
+
+def _dask_client(address):
+    """A Dask client for tuong-match's -cluster addresses: tcp://HOST:PORT
+    joins a scheduler, local[:N] starts N worker processes here."""
+    import logging
+    import os
+    from distributed import Client, LocalCluster
+    name, _, count = address.partition(":")
+    if name == "local":
+        cluster = LocalCluster(n_workers=int(count) if count else os.cpu_count() or 1,
+                               threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.CRITICAL)
+        client = Client(cluster, set_as_default=False)
+        client.tuong_cluster = cluster
+        return client
+    return Client(address, timeout=30, set_as_default=False)
