@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 
+from tuong.engine import evalfile, weights
 from tuong.engine.board import START_FEN, Board
 from tuong.engine.search import Searcher
 from tuong.tools.cli import ArgumentParser, integer, real
@@ -207,21 +208,36 @@ def bench_mates(args):
     return 0
 
 
+def _timed_search(fen, args):
+    searcher = Searcher(args.hash)
+    start = time.perf_counter()
+    result = searcher.search(Board(fen), soft_ms=args.movetime, hard_ms=args.movetime)
+    return result, (time.perf_counter() - start) * 1000
+
+
 def bench_search(args):
     fens = [START_FEN] + bench_fens()
+    network = evalfile.load(args.eval_file) != "hand-crafted evaluation"
     fairy_path = find_fairy(args.fairy)
     fairy = Fairy(fairy_path, args.hash) if fairy_path else None
     try:
-        print(f"== nodes per second: go movetime {args.movetime} on {len(fens)} positions")
+        print(f"== nodes per second: go movetime {args.movetime} on {len(fens)} positions, "
+              f"{evalfile.describe()}")
         ours_nodes = ours_ms = their_nodes = their_ms = 0
+        hand_nodes = hand_ms = 0
         for fen in fens:
-            searcher = Searcher(args.hash)
-            start = time.perf_counter()
-            result = searcher.search(Board(fen), soft_ms=args.movetime, hard_ms=args.movetime)
-            ms = (time.perf_counter() - start) * 1000
+            result, ms = _timed_search(fen, args)
             ours_nodes += result.nodes
             ours_ms += ms
             line = f"tuong {result.nodes / ms * 1000:10.0f} nps depth {result.depth:2d}"
+            if network:
+                # The same search on the hand-crafted evaluation: the network's cost.
+                evalfile.load(weights.DEFAULT_PATH)
+                hand, hand_time = _timed_search(fen, args)
+                evalfile.load(args.eval_file)
+                hand_nodes += hand.nodes
+                hand_ms += hand_time
+                line += f" | hand-crafted {hand.nodes / hand_time * 1000:10.0f} nps"
             if fairy:
                 info = fairy.go(fen, f"movetime {args.movetime}")
                 their_nodes += info.get("nodes", 0)
@@ -230,6 +246,10 @@ def bench_search(args):
             print(f"  {line}  {fen.split()[0][:30]}")
         ours_nps = ours_nodes / ours_ms * 1000
         print(f"tuong: {ours_nps:.0f} nodes/s")
+        if network:
+            hand_nps = hand_nodes / hand_ms * 1000
+            print(f"tuong, hand-crafted evaluation: {hand_nps:.0f} nodes/s "
+                  f"(the network's nodes/s are {ours_nps / hand_nps:.2f}x those)")
         if fairy:
             their_nps = their_nodes / their_ms * 1000
             print(f"fairy-stockfish: {their_nps:.0f} nodes/s")
@@ -324,6 +344,7 @@ def bench_nodes(args):
     """The nodes each bench position takes to a fixed depth, one thread and
     a fresh table each, and their total."""
     total = 0
+    print(evalfile.load(args.eval_file))
     for fen in bench_fens()[:args.positions]:
         nodes = Searcher(args.hash).search(Board(fen), depth=args.depth).nodes
         total += nodes
@@ -460,6 +481,8 @@ def main(argv=None):
                         help="seconds for the depth race")
     search.add_argument("--hash", type=hash_mb, default=64, help="MB of hash for both engines")
     search.add_argument("--fairy", help="path of the fairy-stockfish binary")
+    search.add_argument("--eval-file", help="network or weights file (default: the shipped one); "
+                        "with a network, the hand-crafted evaluation is timed beside it")
     search.set_defaults(run=bench_search)
     mates = sub.add_parser("mates", help="forced mates found at a node budget vs Fairy-Stockfish")
     mates.add_argument("--nodes", type=count, default=100_000, help="node budget per position")
@@ -481,6 +504,7 @@ def main(argv=None):
     nodes.add_argument("--positions", type=count, default=6,
                        help="how many of bench.txt's positions")
     nodes.add_argument("--hash", type=hash_mb, default=16, help="MB of hash")
+    nodes.add_argument("--eval-file", help="network or weights file (default: the shipped one)")
     nodes.set_defaults(run=bench_nodes)
     threads = sub.add_parser("threads", help="nodes/s and time to depth, 1 thread vs N")
     threads.add_argument("--threads", type=integer(1, MAX_THREADS), default=2)
@@ -494,6 +518,11 @@ def main(argv=None):
         command.error(f"--low ({args.low}) must be below --depth ({args.depth})")
     if getattr(args, "fairy", None):
         check_fairy(command, args.fairy)
+    if getattr(args, "eval_file", None):
+        try:
+            evalfile.load(args.eval_file)
+        except ValueError as e:
+            command.error(f"--eval-file: {e}")
     return args.run(args)
 
 
