@@ -9,7 +9,7 @@
 # Layer 1 (the feature transformer): 1260 -> H int16 values a perspective,
 # the accumulator, kept up to date by make/unmake (three columns a move at
 # most: the piece off its square, onto the new one, the captured piece off);
-# beside it a direct piece-square path, 1260 -> 1 (centipawns).
+# beside it a direct piece-square path, 1260 -> 1.
 # Output: clipped ReLU of [side to move's H, the other side's H] -> 1:
 #   eval = (sum_i clamp(a_i, 0, QA) * w_i + b + (psqt[us] - psqt[them]) / 2)
 #          * SCALE / (QA * QB)
@@ -141,14 +141,19 @@ cdef void nn_pop(Position* p) noexcept nogil:
     ring.depth -= 1
 
 
-cdef inline int32_t clipped_dot(const int16_t* a, const int16_t* w, int n, int ceiling) noexcept nogil:
+cdef inline int32_t clipped_dot(const int16_t* a, const int16_t* w, int n, int16_t ceiling) noexcept nogil:
+    # int16 clamps and an int16 x int16 -> int32 sum: the shape compilers
+    # turn into pmaxsw/pminsw/pmaddwd (SSE2) or their NEON twins.
     cdef int32_t total = 0
     cdef int i
     cdef int16_t x
     for i in range(n):
         x = a[i]
-        x = 0 if x < 0 else (ceiling if x > ceiling else x)
-        total += <int32_t> x * w[i]
+        if x < 0:
+            x = 0
+        if x > ceiling:
+            x = ceiling
+        total += <int32_t> x * <int32_t> w[i]
     return total
 
 
