@@ -21,8 +21,8 @@ used mirrored left-right (Xiangqi's rules are symmetric). The last
 is held out; the training and validation losses are printed after every
 epoch. The piece-square path starts from the hand-crafted evaluation's
 material and piece-square values, so training starts from a sane
-evaluation. The quantised network is written with the training's figures
-in its description.
+evaluation. The network of the epoch with the lowest validation loss is
+quantised and written, with the training's figures in its description.
 """
 import math
 import sys
@@ -275,6 +275,13 @@ def train(model, train_data, valid_data, scale, epochs, batch, lr, rng, log=prin
         valid = evaluate_loss(model, valid_data, scale, batch) if len(valid_data) else float("nan")
         history.append((epoch, total / max(1, seen), valid))
         log(f"epoch {epoch}: train loss {total / max(1, seen):.6f}, validation loss {valid:.6f}")
+        if len(valid_data) and valid <= min(v for _, _, v in history):
+            best = [p.copy() for p in model.params()]
+    if len(valid_data):
+        # The epoch that predicted the held-out games best: later ones fit
+        # the training games' noise (the data are few for the network).
+        for param, kept in zip(model.params(), best):
+            param[...] = kept
     return history
 
 
@@ -353,9 +360,12 @@ def main(argv=None):
     model = Model(args.hidden, rng)
     history = train(model, train_data, valid_data, scale, args.epochs, args.batch, args.lr, rng,
                     log=lambda line: print(line, flush=True))
-    _, final_train, final_valid = history[-1]
+    best_epoch, final_train, final_valid = min(history, key=lambda h: h[2]) \
+        if len(valid_data) else history[-1]
+    print(f"keeping epoch {best_epoch} (the lowest validation loss)", flush=True)
     minutes = (time.time() - started) / 60
-    description = (f"{n} positions, hidden {args.hidden}, {args.epochs} epochs, lambda {args.lam}, "
+    description = (f"{n} positions, hidden {args.hidden}, epoch {best_epoch} of {args.epochs}, "
+                   f"lambda {args.lam}, "
                    f"K {scale:.0f}, loss {final_train:.5f}/{final_valid:.5f}, seed {args.seed}")
     network.write(args.output, model.quantise(description))
     print(f"wrote {args.output} ({description}) in {minutes:.1f} min", flush=True)
