@@ -1,7 +1,7 @@
 """tuong-train: train the evaluation network on self-play positions and write it.
 
     tuong-train DATA... -o NET.nnue [--hidden 128] [--epochs 12] [--batch 16384]
-                [--lr 0.001] [--lambda 0.7] [--validation 0.05] [--seed 1]
+                [--lr 0.001] [--lambda 1.0] [--validation 0.05] [--seed 1]
                 [--scale K] [--limit N] [--threads N]
 
 DATA are positions files from tuong-datagen --out. The network is the one
@@ -311,7 +311,7 @@ def main(argv=None):
     parser.add_argument("--epochs", type=integer(1, 1000), default=12)
     parser.add_argument("--batch", type=integer(64, 1 << 20), default=16384)
     parser.add_argument("--lr", type=real(1e-6, 1.0), default=0.001)
-    parser.add_argument("--lambda", dest="lam", type=real(0, 1), default=0.7,
+    parser.add_argument("--lambda", dest="lam", type=real(0, 1), default=1.0,
                         help="weight of the search score in the target (the rest: the result)")
     parser.add_argument("--validation", type=real(0, 0.5), default=0.05)
     parser.add_argument("--scale", type=real(1, 100000), help="K, centipawns (default: fitted)")
