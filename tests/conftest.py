@@ -195,3 +195,14 @@ def engine(engine_env):
         if process.child.proc.poll() is None:
             process.child.proc.kill()
             process.child.proc.wait(timeout=5)
+
+
+@pytest.fixture(autouse=True)
+def hand_crafted_evaluation():
+    """Every test starts with the hand-crafted evaluation in force in this
+    process (the engine's session and tools load the shipped network; a test
+    that wants it loads it), whatever the test before it loaded."""
+    from tuong.engine import evalfile, nnue, weights
+    if nnue.active() is not None:
+        evalfile.load(weights.DEFAULT_PATH)
+    yield

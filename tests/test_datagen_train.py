@@ -4,17 +4,11 @@ import random
 
 import pytest
 
-from tuong.engine import evalfile, weights
+from tuong.engine import evalfile
 from tuong.engine.board import Board
 from tuong.tools import dataset, datagen
 
 from conftest import need_module
-
-
-@pytest.fixture(autouse=True)
-def hand_crafted_after():
-    yield
-    evalfile.load(weights.DEFAULT_PATH)
 
 
 def test_records_round_trip():
@@ -110,3 +104,59 @@ def test_train_lowers_the_loss_and_writes_a_network_the_engine_loads(tmp_path, c
     assert "validation loss" in printed and "K = " in printed
     assert evalfile.load(net).startswith("NNUE network net.nnue (")
     assert isinstance(evaluate(Board()), int)
+
+
+def _children(pid):
+    """Process ids whose parent is pid (Linux /proc)."""
+    import os
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid):
+    import os
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_stopping_datagen_leaves_no_worker_behind(tmp_path, how):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    if not os.path.isdir("/proc"):
+        pytest.skip("needs /proc to see the worker processes")
+    out = tmp_path / "pos.bin"
+    proc = subprocess.Popen([sys.executable, "-m", "tuong.tools.datagen", "--out", str(out),
+                             "--positions", "10000000", "--nodes", "300", "--concurrency", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and not (out.exists() and dataset.count(out) > 0):
+            time.sleep(0.2)
+        workers = [p for p in _children(proc.pid) if "spawn_main" in
+                   open(f"/proc/{p}/cmdline").read()]
+        assert len(workers) == 2
+        proc.send_signal(getattr(signal, how))
+        proc.wait(timeout=30)
+        deadline = time.time() + 10
+        while time.time() < deadline and any(_alive(p) for p in workers):
+            time.sleep(0.2)
+        assert not any(_alive(p) for p in workers)
+        assert (out.stat().st_size - 16) % dataset.RECORD_SIZE == 0 or how == "SIGKILL"
+    finally:
+        proc.kill()

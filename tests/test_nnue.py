@@ -35,13 +35,6 @@ def net_file(tmp_path):
     yield path
 
 
-@pytest.fixture(autouse=True)
-def hand_crafted_after():
-    """Each test leaves the hand-crafted evaluation in force, as it found it."""
-    yield
-    evalfile.load(weights.DEFAULT_PATH)
-
-
 def flipped(fen):
     """The colour-flipped position: ranks reversed, colours and side swapped."""
     placement, side = fen.split()[:2]

@@ -16,7 +16,13 @@ for 8 plies in a row (the positions of those plies are dropped: their result was
 adjudication, not played out), a draw when all scores have been within
 +-draw for 20 plies after ply 100.
 """
+import multiprocessing
+import os
 import random
+import signal
+import sys
+import threading
+import time
 from dataclasses import dataclass
 
 from tuong.tools import dataset
@@ -161,8 +167,6 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
     until it holds `target`, from `concurrency` worker processes or the Dask
     cluster at `cluster`; prints progress to stderr. Returns 0."""
     import concurrent.futures as cf
-    import sys
-    import time
     if have >= target:
         print(f"{out.name} holds {have:,} positions already", file=sys.stderr)
         return 0
@@ -171,15 +175,17 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
         executor = client.get_executor(pure=False)
         slots = max(1, sum(client.nthreads().values()))
     else:
-        import multiprocessing
         client = None
-        executor = cf.ProcessPoolExecutor(concurrency,
+        executor = cf.ProcessPoolExecutor(concurrency, initializer=_die_with_parent,
+                                          initargs=(os.getpid(),),
                                           mp_context=multiprocessing.get_context("spawn"))
         slots = concurrency
     # Seeds follow what the file holds, so that a run that goes on plays new games.
     base = (seed << 40) ^ (have << 8)
     start, written, games, results = time.time(), 0, 0, {1: 0, 0: 0, -1: 0}
     pending, task = set(), 0
+    # SIGTERM (a session's end, kill) stops as Ctrl-C does: the workers go too.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         while have + written < target:
             while len(pending) < 2 * slots:
@@ -203,8 +209,11 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
     finally:
         for future in pending:
             future.cancel()
+        signal.signal(signal.SIGTERM, previous)
         if client is None:
             executor.shutdown(wait=False, cancel_futures=True)
+            for child in multiprocessing.active_children():
+                child.terminate()
         else:
             cluster_of = getattr(client, "tuong_cluster", None)
             client.close()
@@ -212,6 +221,20 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
                 cluster_of.close()
     print(file=sys.stderr)
     return 0
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _die_with_parent(parent):
+    """In a worker process: exit when the process that started it is gone
+    (killed without a chance to stop its workers)."""
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _dask_client(address):
