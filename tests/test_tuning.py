@@ -65,7 +65,8 @@ def test_importing_the_core_reads_no_weights_the_first_board_does():
         import sys
         opened = []
         sys.addaudithook(lambda event, args: opened.append(str(args[0]))
-                         if event == "open" and str(args[0]).endswith(".json") else None)
+                         if event == "open" and str(args[0]).endswith((".json", ".nnue"))
+                         else None)
         import tuong.engine.evaluate, tuong.engine.board, tuong.engine.search, tuong.engine.games
         from tuong.engine import weights
         assert tuong.engine.evaluate.current_weights() is None and opened == [], opened
@@ -74,9 +75,12 @@ def test_importing_the_core_reads_no_weights_the_first_board_does():
         assert opened == [str(weights.DEFAULT_PATH)], opened
         assert tuong.engine.evaluate.current_weights() == weights.default()
         from tuong.protocol.session import Session
+        from tuong.engine import evalfile
         opened.clear()
         Session(out=lambda line: None)
-        assert opened == [str(weights.DEFAULT_PATH)], opened
+        # A session starts with the shipped network (the weights are loaded
+        # already); its magic is read first, then the file.
+        assert set(opened) == {str(evalfile.DEFAULT_NETWORK)}, opened
         print("ok")
     """
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
@@ -245,6 +249,8 @@ def test_evalfile_option_over_uci_and_ucci(engine_env, tmp_path):
         assert "option name EvalFile type string default <default>" in e.before
         # One thread, as in this process: helpers can change even a depth-1 score.
         e.send("setoption name Threads value 1")
+        # The hand-crafted evaluation (the default is the network).
+        e.send(f"setoption name EvalFile value {weights.DEFAULT_PATH}")
         before = _depth1_score(e, " moves h2e2")
         e.send(f"setoption name EvalFile value {tmp_path / 'tempo.json'}")
         after = _depth1_score(e, " moves h2e2")
