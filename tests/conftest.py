@@ -206,3 +206,16 @@ def hand_crafted_evaluation():
     if nnue.active() is not None:
         evalfile.load(weights.DEFAULT_PATH)
     yield
+
+
+def random_board(rng, plies):
+    """A Board after up to `plies` random legal moves from the start (fewer
+    if the game ends)."""
+    from tuong.engine.board import Board
+    board = Board()
+    for _ in range(plies):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board

@@ -8,18 +8,13 @@ from tuong.engine import evalfile
 from tuong.engine.board import Board
 from tuong.tools import dataset, datagen
 
-from conftest import need_module
+from conftest import need_module, random_board
 
 
 def test_records_round_trip():
     rng = random.Random(5)
     for _ in range(50):
-        board = Board()
-        for _ in range(rng.randint(0, 100)):
-            moves = board.legal_moves()
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_board(rng, rng.randint(0, 100))
         side = 0 if board.turn == "w" else 1
         score = rng.randint(-3000, 3000)
         result = rng.choice((-1, 0, 1))

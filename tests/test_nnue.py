@@ -13,7 +13,7 @@ import pytest
 from tuong.engine import evalfile, network, nnue, weights
 from tuong.engine.board import Board, evaluate, network_check
 
-from conftest import need_module
+from conftest import need_module, random_board
 
 
 def random_network(hidden=64, seed=1, scale=1.0):
@@ -89,12 +89,7 @@ def test_colour_flip_gives_the_same_score_from_the_side_to_move(net_file):
     evalfile.load(net_file)
     rng = random.Random(3)
     for _ in range(40):
-        board = Board()
-        for _ in range(rng.randint(0, 60)):
-            moves = board.legal_moves()
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_board(rng, rng.randint(0, 60))
         fen = board.fen()
         assert evaluate(Board(flipped(fen))) == evaluate(board), fen
 
@@ -197,12 +192,7 @@ def test_quantised_network_matches_the_float_network(tmp_path):
     prng = random.Random(9)
     diffs = []
     for _ in range(300):
-        board = Board()
-        for _ in range(prng.randint(0, 80)):
-            moves = board.legal_moves()
-            if not moves:
-                break
-            board.push(prng.choice(moves))
+        board = random_board(prng, prng.randint(0, 80))
         record = dataset.pack(dataset.squares_of_fen(board.fen()), 0, 0,
                               0 if board.turn == "w" else 1)
         decoded = dataset.decode(np.frombuffer(record, dtype=np.uint8).reshape(1, 32))
