@@ -61,6 +61,21 @@ def test_repetition_verdict_clause():
     assert commentary.sentence(facts, "vi").endswith("Hòa do lặp lại nước đi.")
 
 
+def test_perpetual_check_clause():
+    # Red's rook checks from i9 and i8 while Black's king steps between f9
+    # and f8 (e-file: the generals face; f7: Red's pawn): the ninth move
+    # brings the third occurrence, and the checker loses
+    board = Board("5k3/9/8R/5P3/9/9/9/9/9/4K4 w - - 0 1")
+    for move in "i7i9 f9f8 i9i8 f8f9 i8i9 f9f8 i9i8 f8f9".split():
+        board.push(move)
+    facts = commentary.facts(board, "i8i9")
+    assert facts.verdict["rule"] == "perpetual check" and facts.verdict["result"] == "0-1"
+    assert commentary.sentence(facts) == \
+        "Red moves the rook (R1+1), check. Red loses by perpetual check."
+    assert commentary.sentence(facts, "vi") == \
+        "Đỏ đi Xe (R1+1), chiếu tướng. Đỏ thua vì chiếu mãi."
+
+
 def test_engine_clauses():
     facts = commentary.facts(Board(), "h2e2")
     text = commentary.sentence(facts, "en", ("cp", 20), ("cp", 35), mate=None)

@@ -149,3 +149,22 @@ def test_tuong_pgn_convert(tmp_path):
     run = subprocess.run([sys.executable, "-m", "tuong.tools.records", "convert", str(out),
                           "--to", "chinese"], capture_output=True, text=True)
     assert run.returncode == 0 and "1. 炮二平五 {中炮} 马８进７" in run.stdout
+
+
+def test_xqf_files_read_as_records_and_convert(tmp_path):
+    from pathlib import Path
+    folder = Path(__file__).parent / "data" / "xqf"
+    games, problems = [], []
+    for path in records.game_files([str(folder)]):
+        found, bad = records.read_file(path)
+        games += found
+        problems += bad
+    assert problems == [] and len(games) == len(list(folder.glob("*.xqf")))
+    assert all(g.notation == "xqf" and g.moves for g in games)
+    sample = folder / "v18_sample_xu_yinchuan_nie_weiping.xqf"
+    run = subprocess.run([sys.executable, "-m", "tuong.tools.records", "convert", str(sample),
+                          "--to", "chinese"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    (game,), problems = records.read_pgn(run.stdout)
+    assert problems == [] and game.notation == "chinese"
+    assert game.moves == records.read_file(sample)[0][0].moves

@@ -227,7 +227,8 @@ def read_file(path, notation=None):
         except ValueError as error:
             return [], [Problem(source, 1, "XQF", str(error))]
         tags.setdefault("Result", result)
-        return [Record(tags, [m for m, _ in moves], [c for _, c in moves], result, "xqf")], []
+        return [Record(tags, [m for m, _ in moves], [c for _, c in moves], result, "xqf",
+                       tags.pop("Comment", None))], []
     text = decode(data)
     if str(path).lower().endswith((".fen", ".epd")):
         return read_fen_lines(text, source)
