@@ -136,7 +136,7 @@ def _round_trip(positions):
 
 
 def test_round_trip_on_random_positions():
-    assert _round_trip(_positions(150, seed=1)) > 3000
+    assert _round_trip(_positions(500, seed=1)) > 10_000
 
 
 @pytest.mark.slow

@@ -229,9 +229,14 @@ def format_annotated(record, notes, notation, lang):
 
 def plot_game(record, notes, path):
     """The evaluation graph (Red's view, centipawns capped at +-1000) to a PNG."""
+    import warnings
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    # Players' names are often Chinese: a CJK font where the system has one.
+    plt.rcParams["font.sans-serif"] = ["Noto Sans CJK SC", "Noto Sans CJK JP", "WenQuanYi Zen Hei",
+                                       "SimHei", "DejaVu Sans"]
+    warnings.filterwarnings("ignore", message="Glyph .* missing from font")
     values = [max(-CP_CAP, min(CP_CAP, centipawns(n.score_after))) for n in notes]
     plies = list(range(1, len(values) + 1))
     fig, ax = plt.subplots(figsize=(9, 3.2), dpi=110)
@@ -250,13 +255,21 @@ def plot_game(record, notes, path):
     ax.set_xlabel("ply")
     ax.set_ylabel("evaluation (cp, Red's view)")
     ax.set_ylim(-CP_CAP * 1.05, CP_CAP * 1.05)
-    ax.set_title(f"{record.tags.get('White', '?')} - {record.tags.get('Black', '?')}  "
-                 f"{record.result}", fontsize=10)
+    title = f"{record.tags.get('White', '?')} - {record.tags.get('Black', '?')}"
+    if not title.isascii() and not _cjk_font():
+        title = "Red - Black"           # the names would print as empty boxes
+    ax.set_title(f"{title}  {record.result}", fontsize=10)
     if any(n.mark for n in notes):
         ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def _cjk_font():
+    from matplotlib import font_manager
+    return any("CJK" in f.name or f.name in ("WenQuanYi Zen Hei", "SimHei")
+               for f in font_manager.fontManager.ttflist)
 
 
 # -- the command -----------------------------------------------------------------
@@ -277,7 +290,9 @@ class Progress:
             if self.bar is not None:
                 self.bar.update()
             elif sys.stderr.isatty():
-                print(f"\r{self.done}/{self.total} positions", end="", file=sys.stderr)
+                filled = 30 * self.done // max(1, self.total)
+                print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} positions",
+                      end="", file=sys.stderr)
 
     def close(self):
         if self.bar is not None:

@@ -16,6 +16,7 @@ import dataclasses
 import os
 import re
 import sys
+import unicodedata
 
 from tuong.engine.board import Board
 from tuong.tools import notation as notations
@@ -94,6 +95,9 @@ def decode(data):
 
 
 _TOKEN = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]'   # tag pair
+                    # a value with bare quotes inside (real files have them): to
+                    # the line's last quote before its closing bracket
+                    r'|\[[ \t]*(\w+)[ \t]+"([^\n]*)"[ \t]*\]'
                     r"|\{[^}]*\}|;[^\n]*|[()]|\$\d+"                # comment, variation, NAG
                     r"|\d+\s*\.+(?![\d])"                            # move number
                     r"|[^\s{}();\[\]]+")
@@ -103,18 +107,24 @@ def _games(text):
     """(tags, [token, ...], intro) per game of PGN text; a token is
     ("move", text, comment) or ("result", text)."""
     games, tags, tokens, intro, depth = [], {}, [], None, 0
+    after_result = False                 # text between a result and the next game is no game's
     for m in _TOKEN.finditer(text):
         token = m.group(0)
-        if m.group(1):
+        if m.group(1) or m.group(3):
             if tokens:
                 games.append((tags, tokens, intro))
                 tags, tokens, intro, depth = {}, [], None, 0
-            tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            name, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            tags[name] = value.replace('\\"', '"').replace("\\\\", "\\")
+            after_result = False
+        elif after_result and not (token[0].isdigit() and token.rstrip().endswith(".")):
+            continue                         # e.g. the footer XQWizard writes after a game
         elif token == "(":
             depth += 1
         elif token == ")":
             depth = max(0, depth - 1)
         elif depth or token[0] in ";$" or token[0].isdigit() and token.rstrip().endswith("."):
+            after_result = False             # a move number starts a game without tags
             continue
         elif token[0] == "{":
             comment = token[1:-1].strip()
@@ -127,8 +137,10 @@ def _games(text):
             tokens.append(("result", token))
             games.append((tags, tokens, intro))
             tags, tokens, intro, depth = {}, [], None, 0
-        elif token.rstrip("?!"):             # a move, without the marks after it
-            tokens.append(("move", token.rstrip("?!"), None))
+            after_result = True
+        elif token.rstrip("?!"):             # a move, without the marks after it; full-width
+            move = unicodedata.normalize("NFKC", token).rstrip("?!")   # forms as ASCII
+            tokens.append(("move", move, None))
     if tokens or tags:
         games.append((tags, tokens, intro))
     return games
