@@ -28,7 +28,7 @@ FILES = sorted(p.relative_to(DATA).as_posix() for p in DATA.glob("*/*.pgn"))
 
 # The encoding each source publishes in (README.txt), used only by the
 # independent reading below, never given to the reader.
-ENCODING = {"wukong": "utf-8", "ccpd": "big5", "hbsxcjp": "gbk", "cchess": "gbk"}
+ENCODING = {"wukong": "utf-8", "ccpd": "big5", "cchess": "gbk"}
 
 # -- an independent reading of the files ----------------------------------------
 _TAG_LINE = re.compile(r'^\s*\[\s*([A-Za-z_]\w*)\s+"(.*)"\s*\]\s*$')
