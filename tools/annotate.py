@@ -205,12 +205,12 @@ def summary(record, notes, lang="en"):
     return lines
 
 
-def comments_for(notes):
+def comments_for(notes, lang="en"):
     out = []
     for note in notes:
         parts = [commentary.score_text(note.score_after)]
         if note.best_line:
-            parts.append("best " + " ".join(note.best_line[:6]))
+            parts.append(("best " if lang == "en" else "tốt nhất ") + " ".join(note.best_line[:6]))
         parts.append(note.comment)
         out.append(" ".join(parts))
     return out
@@ -220,7 +220,7 @@ def format_annotated(record, notes, notation, lang):
     """The annotated game as PGN: marks after the moves, comments, summary."""
     tags = dict(record.tags)
     tags["Annotator"] = "tuong-annotate"
-    marked = records.Record(tags, record.moves, comments_for(notes), record.result,
+    marked = records.Record(tags, record.moves, comments_for(notes, lang), record.result,
                             record.notation, record.intro)
     text = records.format_pgn(marked, notation, marks=[n.mark for n in notes],
                               outro="; ".join(summary(record, notes, lang)))

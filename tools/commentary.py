@@ -178,7 +178,7 @@ def sentence(f, lang="en", before=None, after=None, mate=None, mark=None, better
             parts.append("It saves " + " and ".join(
                 f"the {_name(k, f.red, lang)}" for k, _ in f.saved) +
                 ", which could have been taken for nothing.")
-        if before is not None and after is not None:
+        if before is not None and after is not None and not f.no_reply:
             parts.append(f"Evaluation {score_text(before)} -> {score_text(after)} (Red's view).")
         if mate is not None and not f.no_reply:
             parts.append(f"{side} mates in {mate}." if mate > 0 else
@@ -198,7 +198,7 @@ def sentence(f, lang="en", before=None, after=None, mate=None, mark=None, better
         if f.saved:
             parts.append("Cứu " + " và ".join(_name(k, f.red, lang) for k, _ in f.saved) +
                          " khỏi bị ăn không.")
-        if before is not None and after is not None:
+        if before is not None and after is not None and not f.no_reply:
             parts.append(f"Đánh giá {score_text(before)} -> {score_text(after)} (phía Đỏ).")
         if mate is not None and not f.no_reply:
             parts.append(f"{side} chiếu hết sau {mate} nước." if mate > 0 else
