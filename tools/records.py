@@ -20,6 +20,7 @@ import unicodedata
 
 from tuong.engine.board import Board
 from tuong.tools import notation as notations
+from tuong.tools.pgn import _escape, _wrap
 
 # The [Format] tag's value for each notation, and the values read as one.
 FORMAT_NAMES = {"coords": "Coords", "ranks1": "Coords1-10", "iccs": "ICCS", "wxf": "WXF",
@@ -260,10 +261,6 @@ def game_files(paths):
 
 
 # -- writing -----------------------------------------------------------------
-def _escape(value):
-    return str(value).replace("\\", "\\\\").replace('"', '\\"')
-
-
 def _comment(text):
     return "{" + text.replace("}", ")") + "}"
 
@@ -296,18 +293,6 @@ def format_pgn(record, notation="wxf", comments=None, marks=None, outro=None):
         tokens.append(_comment(outro))
     tokens.append(record.result)
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n\n"
-
-
-def _wrap(tokens, width=79):
-    lines, line = [], ""
-    for token in tokens:
-        if line and len(line) + 1 + len(token) > width:
-            lines.append(line)
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    lines.append(line)
-    return "\n".join(lines)
 
 
 # -- tuong-pgn -----------------------------------------------------------------
