@@ -12,8 +12,8 @@ from tuong.tools import annotate, commentary, records
 @pytest.mark.parametrize("fen, move, english, vietnamese", [
     # the rook reaches c5's horse, which nothing defends
     ("4k4/9/9/9/2n6/9/9/9/9/R2K5 w - - 0 1", "a0a5",
-     "Red moves the rook (R9+5). It attacks the undefended horse on c5.",
-     "Đỏ đi Xe (R9+5). Đe dọa ăn Mã không được bảo vệ ở c5."),
+     "Red moves the rook (R9+5). It attacks the horse on c5, with no recapture possible.",
+     "Đỏ đi Xe (R9+5). Đe dọa ăn Mã ở c5 mà không bị ăn lại."),
     # the same with a rook defending the horse: no threat to speak of
     ("2r1k4/9/9/9/2n6/9/9/9/9/R2K5 w - - 0 1", "a0a5",
      "Red moves the rook (R9+5).", "Đỏ đi Xe (R9+5)."),
@@ -25,9 +25,17 @@ from tuong.tools import annotate, commentary, records
      "Red moves the rook (R8+9), checkmate.", "Đỏ đi Xe (R8+9), chiếu hết."),
     # the horse leaves the rook's rank and attacks the rook in turn
     ("4k4/9/9/9/r3N4/9/9/9/9/3K5 w - - 0 1", "e5c4",
-     "Red moves the horse (H5-7). It attacks the undefended rook on a5. It saves the horse, "
-     "which could have been taken for nothing.",
-     "Đỏ đi Mã (H5-7). Đe dọa ăn Xe không được bảo vệ ở a5. Cứu Mã khỏi bị ăn không."),
+     "Red moves the horse (H5-7). It attacks the rook on a5, with no recapture possible. It "
+     "saves the horse (now on c4), which could have been taken for nothing.",
+     "Đỏ đi Mã (H5-7). Đe dọa ăn Xe ở a5 mà không bị ăn lại. Cứu Mã (nay ở c4) khỏi bị ăn "
+     "không."),
+    # a check does not save the horse on g1: after the king's reply a1g1 takes it
+    ("3k5/9/9/9/9/7R1/9/9/r5N2/4K4 w - - 0 1", "h4h9",
+     "Red moves the rook (R2+5), check.", "Đỏ đi Xe (R2+5), chiếu tướng."),
+    # a threat that leaves Black without a move but gives no check is not "mate"
+    ("3k5/9/R8/9/4R4/9/9/9/9/5K3 w - - 0 1", "f0f1",
+     "Red moves the king (K4+1). It threatens R9+1, after which Black would have no legal move.",
+     "Đỏ đi Tướng (K4+1). Đe dọa R9+1, sau đó Đen hết nước đi."),
     ("4k4/9/6n2/9/9/8r/9/2N6/9/R2K5 b - - 0 1", "i4d4",
      "Black moves the rook (R9=4), check.", "Đen đi Xe (R9=4), chiếu tướng."),
     ("4k4/9/6n2/9/9/9/9/2N6/9/R2K5 w - - 0 1", "a0a9",
@@ -80,8 +88,8 @@ def test_engine_clauses():
     facts = commentary.facts(Board(), "h2e2")
     text = commentary.sentence(facts, "en", ("cp", 20), ("cp", 35), mate=None)
     # the central cannon's threat: after C2=5 nothing can take back on e6
-    assert text == ("Red moves the cannon (C2=5). It attacks the undefended pawn on e6. "
-                    "Evaluation +0.20 -> +0.35 (Red's view).")
+    assert text == ("Red moves the cannon (C2=5). It attacks the pawn on e6, with no recapture "
+                    "possible. Evaluation +0.20 -> +0.35 (Red's view).")
     assert "Red mates in 3." in commentary.sentence(facts, "en", mate=3)
     assert "Red is mated in 2." in commentary.sentence(facts, "en", mate=-2)
     better = commentary.facts(Board(), "h2h9")

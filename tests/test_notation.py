@@ -73,6 +73,7 @@ def test_hand_checked_cases(fen, move, expected):
     ("H2-E2", "iccs", "h2e2"),
     ("c2=5", "wxf", "h2e2"),               # lowercase
     ("N2+3", "wxf", "h0g2"),               # the N and B letters some write
+    ("C2.5", "wxf", "h2e2"),               # the WXF standard's "." for sideways
     ("B7+5", "wxf", "c0e2"),
 ])
 def test_input_variants(text, name, move):
@@ -84,6 +85,27 @@ def test_black_in_full_width_and_ascii_digits():
     board.push("h2e2")
     assert notation.parse(board, "马８进７", "chinese") == "h9g7"
     assert notation.parse(board, "馬8進7", "chinese") == "h9g7"
+
+
+@pytest.mark.parametrize("fen, text, name, move", [
+    # WXF writes these horses by their file (the front one could not make the
+    # same move); the front/rear form reads too
+    ("5k3/4N4/9/9/9/4N4/9/9/9/3K5 w - - 0 1", "H-+4", "wxf", "e4f6"),
+    ("5k3/4N4/9/9/9/4N4/9/9/9/3K5 w - - 0 1", "-H+4", "wxf", "e4f6"),
+    # elephants go by their file, but front/rear reads too
+    ("3k5/9/9/9/9/2B6/9/9/9/2B1K4 w - - 0 1", "前相退五", "chinese", "c4e2"),
+    ("3k5/9/9/9/9/2B6/9/9/9/2B1K4 w - - 0 1", "E+-5", "wxf", "c4e2"),
+])
+def test_front_and_rear_forms_read_where_the_file_is_written(fen, text, name, move):
+    assert notation.parse(Board(fen), text, name) == move
+
+
+def test_four_pawns_on_a_file_in_vietnamese_carry_their_file():
+    board = Board("3k5/4P4/4P4/4P4/4P4/9/9/9/9/5K3 w - - 0 1")
+    texts = notation.write_all(board, "vietnamese")
+    assert texts["e8d8"] == "B15-6" and texts["e7d7"] == "B25-6"   # e8 is the front one
+    assert all(notation.parse(board, t, "vietnamese") == m for m, t in texts.items())
+    assert notation.write(board, "e7d7", "chinese") == "二兵平六"
 
 
 def test_tandem_written_by_file_is_accepted_when_only_one_move_fits():

@@ -168,3 +168,34 @@ def test_xqf_files_read_as_records_and_convert(tmp_path):
     (game,), problems = records.read_pgn(run.stdout)
     assert problems == [] and game.notation == "chinese"
     assert game.moves == records.read_file(sample)[0][0].moves
+
+
+@pytest.mark.parametrize("text, games, problem", [
+    # an unclosed variation is reported, not silently cut short
+    ('[Event "x"]\n\n1. C2=5 H8+7 2. H2+3 (2. R1=2 H2+3 3. P7+1 *\n', 0, "not closed"),
+    # a game with tags only does not lend them to the next game
+    ('[Event "a"]\n[White "A"]\n\n[Event "b"]\n[Black "B"]\n\n1. C2=5 *\n', 2, None),
+    # PGN's escape lines are for other programs
+    ('% exported by a program\n[Event "x"]\n\n1. C2=5 H8+7 *\n', 1, None),
+    # a short Vietnamese line looks like WXF: both are tried
+    ('[Event "x"]\n\n1. P2-5 P8-5 *\n', 1, None),
+])
+def test_malformed_and_odd_pgn(text, games, problem):
+    found, problems = records.read_pgn(text)
+    assert len(found) == games
+    if problem:
+        assert problem in problems[0].message
+    else:
+        assert problems == []
+
+
+def test_tags_stay_with_their_game_and_line_comments_are_kept():
+    found, _ = records.read_pgn('[Event "a"]\n[White "A"]\n\n[Event "b"]\n\n'
+                                '1. C2=5 ; the central cannon\nH8+7 *\n')
+    assert found[0].tags == {"Event": "a", "White": "A"} and found[0].moves == []
+    assert found[1].tags == {"Event": "b"} and found[1].comments[0] == "the central cannon"
+
+
+def test_a_game_longer_than_the_history_is_a_problem():
+    found, problems = records.read_pgn('[Event "long"]\n\n' + "h0g2 h9g7 g2h0 g7h9 " * 1000 + "*")
+    assert found == [] and "history" in problems[0].message

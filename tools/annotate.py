@@ -49,6 +49,8 @@ def expected(score):
 
 def centipawns(score):
     kind, value = score
+    if kind == "end":                   # a finished game: its result, Red's view
+        return {"1-0": MATE_CP, "0-1": -MATE_CP}.get(value, 0)
     return (MATE_CP if value > 0 else -MATE_CP) if kind == "mate" else value
 
 
@@ -152,6 +154,10 @@ def annotate_game(record, searches, game, notation, lang):
             if after_mover[0] == "mate" and after_mover[1]:
                 mate = after_mover[1]
         after_red = after_mover if red else _negate(after_mover)
+        if played_facts.no_reply:        # shown as the result, not as a mate in 0 or 1
+            after_red = ("end", "1-0" if red else "0-1")
+        elif played_facts.verdict:
+            after_red = ("end", played_facts.verdict["result"])
         differs = now.best is not None and now.best != move
         loss = max(0.0, expected(now.score) - expected(after_mover)) if differs else 0.0
         cp_loss = min(CP_CAP, max(0, centipawns(now.score) - centipawns(after_mover))) \

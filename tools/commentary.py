@@ -6,12 +6,12 @@ computed on the position (tests check each kind on hand-made positions).
 
 - what moved, in the players' notation, and what it took;
 - check, checkmate (the opponent has no legal move);
-- threats: an opposing piece the move now attacks that no opposing piece can
-  legally take back on its square (undefended), a mate in one it now
-  threatens (both found by letting the mover move again, so only when the
-  move gives no check);
+- threats: an opposing piece the move now attacks and could take with no
+  legal recapture on its square, a move it now threatens that would leave
+  the opponent without a legal move (a mate when it gives check), both found
+  by letting the mover move again, so only when the move gives no check;
 - a piece it saves: one the opponent could take for nothing before the move
-  and cannot after it;
+  and cannot after it (not claimed after a check, which only delays it);
 - the engine's view: the evaluation before and after, a mate in N, and for a
   marked move the better move and what it would have done;
 - a rule result: the repetition verdict the move brings about.
@@ -46,8 +46,9 @@ class Facts:
     check: bool = False
     no_reply: bool = False          # the opponent has no legal move: it has lost
     threats: list = dataclasses.field(default_factory=list)   # [(kind, square)]
-    mate_threat: str = None         # a mating move the mover threatens (notation)
-    saved: list = dataclasses.field(default_factory=list)     # [(kind, square)]
+    mate_threat: str = None         # a move the mover threatens that leaves no reply (notation)
+    mate_threat_check: bool = False # ... and gives check: a mate, not a stalemate
+    saved: list = dataclasses.field(default_factory=list)     # [(kind, square now, moved?)]
     verdict: dict = None            # Board.repetition_verdict() after the move
 
 
@@ -127,10 +128,11 @@ def facts(board, move, notation="wxf"):
     result.verdict = board.repetition_verdict()
     if not result.no_reply:
         hanging_after = _free_captures(board)
-        for square, kind in _ranked(hanging_before):
+        # After a check the opponent must answer it first: nothing is saved by that.
+        for square, kind in _ranked(hanging_before) if not result.check else ():
             now = move[2:] if square == move[:2] else square
             if now not in hanging_after:
-                result.saved.append((kind, now))
+                result.saved.append((kind, now, now != square))
         mover_again = None if result.check else _with_side(after, red)
         if mover_again is not None:
             threats = _free_captures(mover_again)
@@ -139,6 +141,8 @@ def facts(board, move, notation="wxf"):
             mate = _mating_move(mover_again)
             if mate:
                 result.mate_threat = notations.write(mover_again, mate, notation)
+                mover_again.push(mate)
+                result.mate_threat_check = mover_again.in_check()
     return result
 
 
@@ -151,8 +155,11 @@ def _name(kind, red, lang):
 
 
 def score_text(score):
-    """A score from Red's view: ("cp", n) or ("mate", n) -> "+0.35" / "#3" / "#-2"."""
+    """A score from Red's view: ("cp", n), ("mate", n) or ("end", result) ->
+    "+0.35" / "#3" / "#-2" / "1-0"."""
     kind, value = score
+    if kind == "end":
+        return value
     if kind == "mate":
         return f"#{value}"
     return f"{value / 100:+.2f}"
@@ -171,13 +178,16 @@ def sentence(f, lang="en", before=None, after=None, mate=None, mark=None, better
     if lang == "en":
         if f.threats:
             parts.append("It attacks " + " and ".join(
-                f"the undefended {_name(k, not f.red, lang)} on {sq}" for k, sq in f.threats) + ".")
+                f"the {_name(k, not f.red, lang)} on {sq}" for k, sq in f.threats) +
+                ", with no recapture possible.")
         if f.mate_threat:
-            parts.append(f"It threatens mate with {f.mate_threat}.")
+            parts.append(f"It threatens mate with {f.mate_threat}." if f.mate_threat_check else
+                         f"It threatens {f.mate_threat}, after which {other} would have no "
+                         f"legal move.")
         if f.saved:
             parts.append("It saves " + " and ".join(
-                f"the {_name(k, f.red, lang)}" for k, _ in f.saved) +
-                ", which could have been taken for nothing.")
+                f"the {_name(k, f.red, lang)} " + (f"(now on {sq})" if moved else f"on {sq}")
+                for k, sq, moved in f.saved) + ", which could have been taken for nothing.")
         if before is not None and after is not None and not f.no_reply:
             parts.append(f"Evaluation {score_text(before)} -> {score_text(after)} (Red's view).")
         if mate is not None and not f.no_reply:
@@ -192,12 +202,15 @@ def sentence(f, lang="en", before=None, after=None, mate=None, mark=None, better
     else:
         if f.threats:
             parts.append("Đe dọa ăn " + " và ".join(
-                f"{_name(k, not f.red, lang)} không được bảo vệ ở {sq}" for k, sq in f.threats) + ".")
+                f"{_name(k, not f.red, lang)} ở {sq}" for k, sq in f.threats) +
+                " mà không bị ăn lại.")
         if f.mate_threat:
-            parts.append(f"Đe dọa chiếu hết bằng {f.mate_threat}.")
+            parts.append(f"Đe dọa chiếu hết bằng {f.mate_threat}." if f.mate_threat_check else
+                         f"Đe dọa {f.mate_threat}, sau đó {other} hết nước đi.")
         if f.saved:
-            parts.append("Cứu " + " và ".join(_name(k, f.red, lang) for k, _ in f.saved) +
-                         " khỏi bị ăn không.")
+            parts.append("Cứu " + " và ".join(
+                f"{_name(k, f.red, lang)} " + (f"(nay ở {sq})" if moved else f"ở {sq}")
+                for k, sq, moved in f.saved) + " khỏi bị ăn không.")
         if before is not None and after is not None and not f.no_reply:
             parts.append(f"Đánh giá {score_text(before)} -> {score_text(after)} (phía Đỏ).")
         if mate is not None and not f.no_reply:
@@ -237,22 +250,22 @@ def _why(f, lang):
         if f.captured:
             bits.append(f"it takes the {_name(f.captured, not f.red, lang)}")
         if f.no_reply:
-            bits.append("it mates")
+            bits.append("it mates" if f.check else "it leaves no legal move")
         elif f.check:
             bits.append("it gives check")
         if f.threats:
-            bits.append(f"it attacks the undefended {_name(f.threats[0][0], not f.red, lang)}")
+            bits.append(f"it attacks the {_name(f.threats[0][0], not f.red, lang)}")
         if f.saved:
             bits.append(f"it saves the {_name(f.saved[0][0], f.red, lang)}")
         return ", ".join(bits) or "it keeps a better position"
     if f.captured:
         bits.append(f"ăn {_name(f.captured, not f.red, lang)}")
     if f.no_reply:
-        bits.append("chiếu hết")
+        bits.append("chiếu hết" if f.check else "khiến đối phương hết nước đi")
     elif f.check:
         bits.append("chiếu tướng")
     if f.threats:
-        bits.append(f"đe dọa {_name(f.threats[0][0], not f.red, lang)} không được bảo vệ")
+        bits.append(f"đe dọa ăn {_name(f.threats[0][0], not f.red, lang)}")
     if f.saved:
         bits.append(f"cứu {_name(f.saved[0][0], f.red, lang)}")
     return ", ".join(bits) or "giữ thế cờ tốt hơn"

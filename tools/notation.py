@@ -119,14 +119,14 @@ def _place(view, kind, f0, r0, df, dr, style):
     if kind == "P":
         crowded = [f for f in range(1, 10) if len(view.on_file("P", f)) >= 2]
         if style == "wxf" and (len(mates) > 2 or len(crowded) > 1):
-            return ("tandem", index, len(mates), f0)
+            return ("tandem", index, len(mates), f0, f0)
         if style == "players":
-            return ("tandem", index, len(mates), f0 if len(crowded) > 1 else None)
+            return ("tandem", index, len(mates), f0 if len(crowded) > 1 else None, f0)
     if style == "wxf":
         other = mates[1 - mates.index(r0)]
         if not _region(kind, f0 + df, other + dr):
             return ("file", f0)
-    return ("tandem", index, len(mates), None)
+    return ("tandem", index, len(mates), None, f0)
 
 
 def _file_form(view, move):
@@ -134,6 +134,17 @@ def _file_form(view, move):
     kind, _, direction, amount = _describe(view, move, "players")
     f0, _ = view.to_own(ord(move[0]) - 97, int(move[1]))
     return kind, ("file", f0), direction, amount
+
+
+def _tandem_form(view, move):
+    """The description that names the piece by its place on its file whenever
+    another piece of its kind shares the file (advisors and elephants too)."""
+    kind, _, direction, amount = _describe(view, move, "players")
+    f0, r0 = view.to_own(ord(move[0]) - 97, int(move[1]))
+    mates = view.on_file(kind, f0)
+    if len(mates) == 1:
+        return kind, ("file", f0), direction, amount
+    return kind, ("tandem", mates.index(r0) + 1, len(mates), None, f0), direction, amount
 
 
 # -- spellings ---------------------------------------------------------------
@@ -189,7 +200,7 @@ def _write_chinese(desc, red):
     if place[0] == "file":
         head = piece + number(place[1])
     else:
-        _, index, count, file = place
+        _, index, count, file, home = place
         label = _CN_LABELS[count][index - 1] if count in _CN_LABELS else _CN_NUMERALS[index - 1]
         head = label + piece + (number(file) if file is not None else "")
     return head + _CN_DIRECTION_OUT[direction] + number(amount)
@@ -201,11 +212,11 @@ def _write_vietnamese(desc, red):
     if place[0] == "file":
         head = letter + str(place[1])
     else:
-        _, index, count, file = place
+        _, index, count, file, home = place
         if count in _VN_LABELS:
             head = letter + _VN_LABELS[count][index - 1] + (str(file) if file is not None else "")
         else:
-            head = f"{letter}{index}{file}"
+            head = f"{letter}{index}{home}"       # with its file: B1.1 is the pawn on file 1
     return head + _VN_DIRECTION[direction] + str(amount)
 
 
@@ -223,7 +234,7 @@ def _read_wxf(text):
     if not m:
         raise ValueError("not a WXF move")
     letter, where, sign, letter2, index, file, direction, amount = m.groups()
-    direction = {".": "+"}.get(direction, direction)
+    direction = {".": "="}.get(direction, direction)     # the WXF standard's sideways mark
     if index:
         return "P", ("tandem", int(index), None, int(file)), direction, int(amount)
     if sign:
@@ -283,8 +294,10 @@ def _matches(read, desc):
     if read[1][0] == "file":
         return read[1] == desc[1]
     _, label, _, file = read[1]
-    _, index, count, desc_file = desc[1]
-    return _label_index(label, count) == index and file == desc_file
+    _, index, count, shown_file, home_file = desc[1]
+    if file is None and shown_file is not None:
+        return False                     # the text leaves out a file that is needed
+    return _label_index(label, count) == index and file in (None, home_file)
 
 
 # -- the public face ---------------------------------------------------------
@@ -366,9 +379,11 @@ def parse(board, text, notation):
     except ValueError as error:
         raise ValueError(f"{error}: {text!r}") from None
     described = _descriptions(board.fen(), tuple(board.legal_moves()), style)
-    found = [m for m, desc, _ in described if _matches(read, desc)]
+    found = [m for m, desc, _, _ in described if _matches(read, desc)]
     if not found and read[1][0] == "file":
-        found = [m for m, _, file_form in described if file_form == read]
+        found = [m for m, _, file_form, _ in described if file_form == read]
+    if not found and read[1][0] == "tandem":
+        found = [m for m, _, _, tandem_form in described if _matches(read, tandem_form)]
     if len(found) == 1:
         return found[0]
     raise ValueError(f"{'ambiguous' if found else 'no legal move is'} {text!r} "
@@ -377,10 +392,11 @@ def parse(board, text, notation):
 
 @functools.lru_cache(maxsize=64)
 def _descriptions(fen, legal, style):
-    """[(move, description, file form)] of a position's legal moves, kept for
-    the next texts read in the same position."""
+    """[(move, description, file form, tandem form)] of a position's legal
+    moves, kept for the next texts read in the same position."""
     view = _View(fen)
-    return [(m, _describe(view, m, style), _file_form(view, m)) for m in legal]
+    return [(m, _describe(view, m, style), _file_form(view, m), _tandem_form(view, m))
+            for m in legal]
 
 
 def _legal(board, move, text):

@@ -104,31 +104,42 @@ _TOKEN = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]'   # tag pair
                     r"|[^\s{}();\[\]]+")
 
 
+_ESCAPE_LINE = re.compile(r"(?m)^%.*$")  # PGN's escape mechanism: a line for other programs
+
+
 def _games(text):
-    """(tags, [token, ...], intro) per game of PGN text; a token is
-    ("move", text, comment) or ("result", text)."""
-    games, tags, tokens, intro, depth = [], {}, [], None, 0
+    """(tags, [token, ...], intro, problem or None) per game of PGN text; a
+    token is ("move", text, comment) or ("result", text)."""
+    games = []
+    tags, tokens, intro, depth, texted = {}, [], None, 0, False
     after_result = False                 # text between a result and the next game is no game's
-    for m in _TOKEN.finditer(text):
+
+    def flush():
+        if tags or tokens or intro:
+            games.append((tags, tokens, intro, "a variation is not closed" if depth else None))
+
+    for m in _TOKEN.finditer(_ESCAPE_LINE.sub("", text)):
         token = m.group(0)
         if m.group(1) or m.group(3):
-            if tokens:
-                games.append((tags, tokens, intro))
-                tags, tokens, intro, depth = {}, [], None, 0
             name, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            if texted or name in tags:   # a tag after movetext starts the next game
+                flush()
+                tags, tokens, intro, depth, texted = {}, [], None, 0, False
             tags[name] = value.replace('\\"', '"').replace("\\\\", "\\")
             after_result = False
-        elif after_result and not (token[0].isdigit() and token.rstrip().endswith(".")):
-            continue                         # e.g. the footer XQWizard writes after a game
-        elif token == "(":
+            continue
+        is_number = token[0].isdigit() and token.rstrip().endswith(".")
+        if after_result and not is_number:
+            continue                     # e.g. the footer XQWizard writes after a game
+        after_result, texted = False, True
+        if token == "(":
             depth += 1
         elif token == ")":
             depth = max(0, depth - 1)
-        elif depth or token[0] in ";$" or token[0].isdigit() and token.rstrip().endswith("."):
-            after_result = False             # a move number starts a game without tags
+        elif depth or token[0] == "$" or is_number:
             continue
-        elif token[0] == "{":
-            comment = token[1:-1].strip()
+        elif token[0] in "{;":
+            comment = (token[1:-1] if token[0] == "{" else token[1:]).strip()
             if tokens and tokens[-1][0] == "move":
                 kind, move, old = tokens[-1]
                 tokens[-1] = (kind, move, f"{old} {comment}" if old else comment)
@@ -136,14 +147,13 @@ def _games(text):
                 intro = f"{intro} {comment}" if intro else comment
         elif token in RESULTS:
             tokens.append(("result", token))
-            games.append((tags, tokens, intro))
-            tags, tokens, intro, depth = {}, [], None, 0
+            flush()
+            tags, tokens, intro, depth, texted = {}, [], None, 0, False
             after_result = True
-        elif token.rstrip("?!"):             # a move, without the marks after it; full-width
+        elif token.rstrip("?!"):         # a move, without the marks after it; full-width
             move = unicodedata.normalize("NFKC", token).rstrip("?!")   # forms as ASCII
             tokens.append(("move", move, None))
-    if tokens or tags:
-        games.append((tags, tokens, intro))
+    flush()
     return games
 
 
@@ -154,9 +164,9 @@ def _replay(fen, texts, notation):
     for i, text in enumerate(texts):
         try:
             move = notations.parse(board, text, notation)
+            board.push(move)             # ValueError too when the game outgrows the history
         except ValueError as error:
             return None, (i, str(error))
-        board.push(move)
         moves.append(move)
     return moves, None
 
@@ -164,7 +174,7 @@ def _replay(fen, texts, notation):
 def read_pgn(text, source="<pgn>", notation=None):
     """([Record], [Problem]) from PGN text."""
     records, problems = [], []
-    for number, (tags, tokens, intro) in enumerate(_games(text), 1):
+    for number, (tags, tokens, intro, broken) in enumerate(_games(text), 1):
         texts = [t[1] for t in tokens if t[0] == "move"]
         comments = [t[2] for t in tokens if t[0] == "move"]
         ending = [t[1] for t in tokens if t[0] == "result"]
@@ -172,6 +182,9 @@ def read_pgn(text, source="<pgn>", notation=None):
             tags.setdefault("White", tags["Red"])
         title = f"{tags.get('White', '?')} - {tags.get('Black', '?')}"
         fen = tags.get("FEN")
+        if broken:
+            problems.append(Problem(source, number, title, broken))
+            continue
         try:
             if fen:
                 Board(fen)
@@ -201,10 +214,11 @@ def read_pgn(text, source="<pgn>", notation=None):
 
 
 def _candidates(texts):
-    found = notations.detect(texts)
-    if found in ("coords", "ranks1"):
-        return ["coords", "ranks1"] if found == "coords" else ["ranks1", "coords"]
-    return [found or "wxf"]
+    """The notations to try, the detected one first: a line without rank 0
+    or 10 reads either way, and short Vietnamese lines look like WXF."""
+    found = notations.detect(texts) or "wxf"
+    pairs = {"coords": "ranks1", "ranks1": "coords", "wxf": "vietnamese", "vietnamese": "wxf"}
+    return [found, pairs[found]] if found in pairs else [found]
 
 
 def read_fen_lines(text, source="<fen>"):
