@@ -119,6 +119,7 @@ class Limit:
     black_clock: Optional[float] = None
     red_inc: float = 0.0
     black_inc: float = 0.0
+    infinite: bool = False     # until stopped (UCI and UCCI `go infinite`)
 
 
 @dataclass
@@ -161,6 +162,9 @@ class PlayResult:
 
 
 _MOVE = re.compile(r"([a-i])(\d{1,2})([a-i])(\d{1,2})")
+# A move of the small games (UCI_Variant other than xiangqi): one cell
+# (tic-tac-toe, queens) or a car's from and to (Dodgem); files a-o, ranks 1-16.
+_GAME_MOVE = re.compile(r"[a-p]\d{1,2}([a-p]\d{1,2})?")
 
 
 def to_engine_move(move, ranks1):
@@ -220,6 +224,7 @@ def open_engine(command, protocol="uci", **kwargs):
 class Engine:
     """One engine process; a subclass speaks its dialect."""
     protocol = ""
+    variant = "xiangqi"                     # UCI_Variant, as last configured
 
     def __init__(self, command, *, name=None, notation="auto", env=None, cwd=None,
                  startup_timeout=STARTUP_TIMEOUT, log=None, stderr=subprocess.DEVNULL):
@@ -268,6 +273,8 @@ class Engine:
                 self._option(name)
             for name, value in options.items():
                 self._setoption(name, value)
+                if name.lower() == "uci_variant":
+                    self.variant = str(value).lower()
             self._sync()
 
     def new_game(self):
@@ -408,7 +415,8 @@ class Engine:
         return self.notation == "ranks1"
 
     def _parse_move(self, text, context):
-        move = from_engine_move(text, self.ranks1)
+        move = from_engine_move(text, self.ranks1) if self.variant == "xiangqi" else \
+            (text if _GAME_MOVE.fullmatch(text) else None)
         if move is None:
             raise EngineProtocolError(f"{self.name}: not a move: {text!r} in {context!r}")
         return move
@@ -439,6 +447,8 @@ class Engine:
 
     def _deadline(self, position, limit, timeout):
         """A search's deadline: the caller's timeout, else one from the limit."""
+        if timeout is None and limit.infinite:
+            timeout = 7 * 24 * 3600.0           # an analysis ends when it is stopped
         if timeout is None:
             clock = limit.red_clock if red_to_move(position) else limit.black_clock
             timeout = (limit.movetime or clock or SEARCH_TIMEOUT) + 5.0
@@ -458,6 +468,7 @@ class Analysis:
         self._deadline = deadline
         self._started = time.monotonic()
         self._running = True
+        self._stop_sent = False
 
     @property
     def info(self):
@@ -485,6 +496,20 @@ class Analysis:
             raise EngineTerminated(f"{self.engine.name} ended before its move "
                                    f"({self.engine.broken or 'closed'})")
         return self.result
+
+    def request_stop(self):
+        """Ask the engine to stop without waiting for the lock, from any
+        thread: the thread reading the analysis (which holds the lock while
+        it waits for a line) then reads the move and the iteration ends. For
+        an infinite analysis whose next line may be seconds away."""
+        if self._running and not self._stop_sent:
+            self._stop_sent = True
+            with self.engine._lock:
+                if self.engine.proc.poll() is None and not self.engine.broken:
+                    try:
+                        self.engine._write(self.engine.stop_command)
+                    except (OSError, ValueError):
+                        pass
 
     def stop(self):
         """Stop the search if it is still running and read its move."""
@@ -514,7 +539,8 @@ class Analysis:
             return
         engine = self.engine
         try:
-            engine._send(engine.stop_command)
+            if not self._stop_sent:
+                engine._send(engine.stop_command)
             deadline = time.monotonic() + STOP_GRACE
             while self._running:
                 arrived, line = engine._read(deadline)
@@ -624,8 +650,10 @@ class UciEngine(Engine):
         if limit.red_clock is not None or limit.black_clock is not None:
             words += ["wtime", _ms(limit.red_clock), "btime", _ms(limit.black_clock),
                       "winc", _ms(limit.red_inc), "binc", _ms(limit.black_inc)]
+        if limit.infinite:
+            words.append("infinite")
         if len(words) == 1:
-            raise ValueError("a Limit needs depth, nodes, movetime or clocks")
+            raise ValueError("a Limit needs depth, nodes, movetime, clocks or infinite")
         return " ".join(words)
 
     def _prepare_search(self, position, limit):
@@ -750,8 +778,10 @@ class UcciEngine(UciEngine):
                 (limit.black_inc, limit.red_inc)
             words += ["time", self._time(own), "increment", self._time(inc),
                       "opptime", self._time(opp), "oppincrement", self._time(oppinc)]
+        if limit.infinite:
+            words.append("infinite")
         if len(words) == 1:
-            raise ValueError("a Limit needs depth, nodes, movetime or clocks")
+            raise ValueError("a Limit needs depth, nodes, movetime, clocks or infinite")
         return " ".join(words)
 
 
@@ -912,6 +942,8 @@ class XboardEngine(Engine):
     stop_command = "?"
 
     def _prepare_search(self, position, limit):
+        if limit.infinite:
+            raise UnsupportedError(f"{self.name}: the client has no infinite analysis over xboard")
         if self._limit_key(position, limit) != self._limit_sent:
             self._state = None   # a new kind of limit: `new` clears the old sd/st/level
         self._set_position(position)

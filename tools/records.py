@@ -247,7 +247,13 @@ def read_file(path, notation=None):
             data = f.read()
     except OSError as error:
         return [], [Problem(source, 0, "file", f"cannot read: {error.strerror}")]
-    if data[:2] == b"XQ" or str(path).lower().endswith(".xqf"):
+    return read_bytes(data, source, notation)
+
+
+def read_bytes(data, source="<file>", notation=None):
+    """([Record], [Problem]) of a file's bytes: XQF (by its signature or a
+    .xqf name), FEN/EPD (by a .fen/.epd name), else PGN."""
+    if data[:2] == b"XQ" or source.lower().endswith(".xqf"):
         from tuong.tools import xqf
         try:
             tags, moves, result = xqf.read_xqf(data, source)
@@ -257,7 +263,7 @@ def read_file(path, notation=None):
         return [Record(tags, [m for m, _ in moves], [c for _, c in moves], result, "xqf",
                        tags.pop("Comment", None))], []
     text = decode(data)
-    if str(path).lower().endswith((".fen", ".epd")):
+    if source.lower().endswith((".fen", ".epd")):
         return read_fen_lines(text, source)
     return read_pgn(text, source, notation)
 

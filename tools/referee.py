@@ -152,6 +152,26 @@ def _mover_score(info):
     return info.cp
 
 
+def judge(board, rules, last_capture):
+    """(result, termination, reason) if the position on `board` (after its
+    last move) ends the game by rules 2-4 above, else None. `last_capture`
+    is the ply of the last capture (0 if none)."""
+    side, plies = board.turn, board.ply
+    if board.is_game_over():
+        winner = SIDE_NAME[RED if side == BLACK else BLACK]
+        if board.in_check():
+            return loss_for(side), "checkmate", f"{winner} mates"
+        return loss_for(side), "stalemate", f"{SIDE_NAME[side]} has no legal move and loses"
+    verdict = board.repetition_verdict()
+    if verdict is not None:
+        return verdict["result"], verdict["rule"], verdict["reason"]
+    if plies >= rules.max_plies:
+        return "1/2-1/2", "move limit", f"Draw by the {rules.max_plies}-ply limit"
+    if plies - last_capture >= rules.no_capture_plies:
+        return "1/2-1/2", "move limit", f"Draw: {rules.no_capture_plies} plies without a capture"
+    return None
+
+
 class Referee:
     """Plays one game; `play()` returns the finished Game."""
 
@@ -253,33 +273,11 @@ class Referee:
 
     def _judge_position(self):
         """Finish the game if the position (after the last move) ends it."""
-        board, rules, plies = self.board, self.rules, self.board.ply
-        side = board.turn
-        if board.is_game_over():
-            winner = SIDE_NAME[RED if side == BLACK else BLACK]
-            if board.in_check():
-                self.game.finish(loss_for(side), "checkmate", f"{winner} mates")
-            else:
-                self.game.finish(loss_for(side), "stalemate",
-                                 f"{SIDE_NAME[side]} has no legal move and loses")
-            return True
-        if self._repetition():
-            return True
-        if plies >= rules.max_plies:
-            self.game.finish("1/2-1/2", "move limit", f"Draw by the {rules.max_plies}-ply limit")
-            return True
-        if plies - self.last_capture >= rules.no_capture_plies:
-            self.game.finish("1/2-1/2", "move limit",
-                             f"Draw: {rules.no_capture_plies} plies without a capture")
+        verdict = judge(self.board, self.rules, self.last_capture)
+        if verdict:
+            self.game.finish(*verdict)
             return True
         return self._adjudicate()
-
-    def _repetition(self):
-        verdict = self.board.repetition_verdict()
-        if verdict is None:
-            return False
-        self.game.finish(verdict["result"], verdict["rule"], verdict["reason"])
-        return True
 
     def _adjudicate(self):
         """cutechess's -resign/-draw, but both engines must agree: a side

@@ -1,0 +1,224 @@
+"""tuong-web as a process: the HTTP side, the WebSocket's guards, hostile
+messages, and a load test (20 pages analysing at once, then everything
+they started gone). Needs the `web` extra and the websockets client."""
+import asyncio
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from conftest import HANG, need_module
+
+need_module("starlette")
+need_module("uvicorn")
+websockets = need_module("websockets")
+from websockets.asyncio.client import connect  # noqa: E402
+
+
+def children(pid):
+    """Live processes whose parent is `pid` (the engines a server started)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
+
+
+@pytest.fixture(scope="module")
+def server():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tuong.tools.web", "--no-browser", "--max-sessions", "24",
+         "--idle-timeout", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"http://([\d.]+):(\d+)/", line)
+    assert match, line + process.stderr.read()
+    process.url = match.group(0)
+    process.ws = f"ws://{match.group(1)}:{match.group(2)}/ws"
+    yield process
+    process.terminate()
+    process.wait(HANG)
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, HANG * 12))
+
+
+async def receive(ws, kind):
+    while True:
+        message = json.loads(await ws.recv())
+        if message["type"] == kind:
+            return message
+
+
+def test_page_and_assets_are_served_locally(server):
+    with urllib.request.urlopen(server.url, timeout=HANG) as response:
+        page = response.read().decode()
+        assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+    assert "/static/app.js" in page
+    # No asset from elsewhere: every src/href is a local path.
+    for url in re.findall(r'(?:src|href)="([^"]+)"', page):
+        assert (url.startswith("/") and not url.startswith("//")) or url.startswith("data:"), url
+    for name in ("app.js", "style.css"):
+        with urllib.request.urlopen(server.url + "static/" + name, timeout=HANG) as response:
+            body = response.read().decode()
+            assert "http://" not in body.replace("http://www.w3.org", "") and \
+                "https://" not in body.replace("https://www.w3.org", ""), name
+
+
+def test_foreign_origin_is_refused(server):
+    async def body():
+        with pytest.raises(websockets.exceptions.InvalidStatus):
+            async with connect(server.ws, origin="http://evil.example"):
+                pass
+        host = server.url.split("/")[2]
+        async with connect(server.ws, origin=f"http://{host}") as ws:
+            assert (await receive(ws, "state"))["variant"] == "xiangqi"
+    run(body())
+
+
+def test_hostile_messages_get_errors_and_the_session_goes_on(server):
+    async def body():
+        async with connect(server.ws, max_size=None) as ws:
+            await receive(ws, "state")
+            for text in ["not json", "[]", "null", '{"type": "move"}', '{"type": "x" }',
+                         json.dumps({"type": "move", "move": "h2e2\nquit"}),
+                         json.dumps({"type": "import", "text": "\x00" * 1000}),
+                         json.dumps({"type": "new", "fen": "9/9/9 w"}),
+                         json.dumps({"type": "goto", "ply": -1}),
+                         json.dumps({"type": "move", "move": {"$gt": 1}}),
+                         "{" * 10000]:
+                await ws.send(text)
+                assert (await receive(ws, "error"))["message"]
+            await ws.send(b"\x00\x01binary")        # a binary frame ends the session cleanly
+        async with connect(server.ws) as ws:
+            await receive(ws, "state")
+            await ws.send(json.dumps({"type": "mode", "engine": None}))
+            await receive(ws, "state")
+            await ws.send(json.dumps({"type": "move", "move": "h2e2"}))
+            state = await receive(ws, "state")
+            assert [m["move"] for m in state["moves"]] == ["h2e2"]
+    run(body())
+
+
+def test_twenty_pages_analysing_then_all_engines_gone(server):
+    baseline_children = children(server.pid)
+    baseline_rss = rss_kib(server.pid)
+
+    async def page(number, results):
+        async with connect(server.ws) as ws:
+            await receive(ws, "state")
+            await ws.send(json.dumps({"type": "mode", "engine": None}))
+            await ws.send(json.dumps({"type": "analyse", "on": True, "multipv": 2}))
+            info = await receive(ws, "info")
+            results[number] = info
+            await asyncio.sleep(0.5)
+
+    async def body():
+        results = {}
+        await asyncio.gather(*(page(n, results) for n in range(20)))
+        return results
+
+    results = run(body())
+    assert len(results) == 20 and all(r["pv"] for r in results.values())
+    deadline = time.monotonic() + HANG * 2
+    while children(server.pid) != baseline_children and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert children(server.pid) == baseline_children
+    # The sessions' memory is returned (a generous bound: allocators keep some).
+    assert rss_kib(server.pid) < baseline_rss + 60_000
+
+
+def test_session_cap(server):
+    async def body():
+        open_pages = []
+        try:
+            for _ in range(24):
+                ws = await connect(server.ws)
+                await receive(ws, "state")
+                open_pages.append(ws)
+            async with connect(server.ws) as extra:
+                error = await receive(extra, "error")
+                assert "too many" in error["message"]
+        finally:
+            for ws in open_pages:
+                await ws.close()
+    run(body())
+
+
+def test_idle_page_is_closed():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tuong.tools.web", "--no-browser", "--idle-timeout", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r"http://([\d.]+:\d+)/", process.stdout.readline()).group(1)
+
+        async def body():
+            async with connect(f"ws://{url}/ws") as ws:
+                await receive(ws, "state")
+                await ws.send(json.dumps({"type": "hint"}))   # starts the engine
+                await receive(ws, "hint")
+                notice = await receive(ws, "notice")
+                assert "idle" in notice["text"]
+                with pytest.raises(websockets.exceptions.ConnectionClosed):
+                    while True:
+                        await ws.recv()
+        run(body())
+        deadline = time.monotonic() + HANG
+        while children(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert children(process.pid) == []
+    finally:
+        process.terminate()
+        process.wait(HANG)
+
+
+def test_server_stop_reaps_its_engines():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tuong.tools.web", "--no-browser"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = re.search(r"http://([\d.]+:\d+)/", process.stdout.readline()).group(1)
+
+    async def body():
+        ws = await connect(f"ws://{url}/ws")
+        await receive(ws, "state")
+        await ws.send(json.dumps({"type": "analyse", "on": True}))
+        await receive(ws, "info")
+        engines = children(process.pid)
+        assert engines
+        process.terminate()                 # SIGTERM: uvicorn shuts down, sessions close
+        process.wait(HANG)
+        return engines
+
+    engines = run(body())
+    for pid in engines:
+        assert not os.path.exists(f"/proc/{pid}") or \
+            open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_non_loopback_host_warns():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tuong.tools.web", "--no-browser", "--host", "0.0.0.0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "http://0.0.0.0:" in process.stdout.readline()
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=HANG)
+    assert "WARNING" in err

@@ -1,0 +1,276 @@
+"""tuong-web's session logic (tools/websession.py), without a browser or a
+server: messages in, messages out, a real tuong engine (or the fake engine
+of the client tests, to make it crash)."""
+import asyncio
+import base64
+import pathlib
+import sys
+
+import pytest
+
+from tuong.engine.board import Board
+from tuong.protocol.client import open_engine
+from tuong.tools.web import default_engine
+from tuong.tools.websession import Session
+
+from conftest import HANG, DATA
+
+FAKE = str(pathlib.Path(__file__).resolve().parent / "fake_engine.py")
+START = Board().fen()
+
+
+class Page:
+    """A session and what it sent, driven from one event loop."""
+
+    def __init__(self, engine_argv=None):
+        self.sent = []
+        self.engine_argv = engine_argv or default_engine()
+
+    async def __aenter__(self):
+        self.session = Session(lambda: open_engine(self.engine_argv), self.sent.append, "tuong")
+        return self
+
+    async def __aexit__(self, *exc):
+        await self.session.close()
+
+    async def send(self, **message):
+        await self.session.handle(message)
+        return self.sent[-1]
+
+    def last(self, kind):
+        return next(m for m in reversed(self.sent) if m["type"] == kind)
+
+    async def until(self, test, what):
+        for _ in range(HANG * 20):
+            if test():
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    async def engine_moved(self):
+        await self.until(lambda: not self.session.thinking, "the engine's move")
+        await asyncio.sleep(0.05)
+        return self.session.state()
+
+
+def run(coroutine):
+    return asyncio.run(asyncio.wait_for(coroutine, HANG * 6))
+
+
+def test_play_hint_undo_against_the_engine():
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine="b", level={"kind": "nodes", "value": 2000})
+            state = await page.send(type="move", move="h2e2")
+            assert state["thinking"] and state["legal"] == []
+            state = await page.engine_moved()
+            assert len(state["moves"]) == 2 and state["turn"] == "w"
+            reply = state["moves"][1]
+            board = Board()
+            board.push("h2e2")
+            assert reply["move"] in board.legal_moves()
+            assert reply["text"] and reply["fen"] == state["fen"]
+            # The hint comes from the engine's last search: its predicted reply.
+            hint = await page.send(type="hint")
+            assert hint["type"] == "hint" and hint["source"] == "last search"
+            board.push(reply["move"])
+            assert hint["move"] in board.legal_moves()
+            state = await page.send(type="undo")
+            assert state["moves"] == [] and state["fen"] == START and state["legal"]
+    run(body())
+
+
+def test_hint_without_a_known_line_searches():
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine=None)
+            hint = await page.send(type="hint")
+            assert hint["type"] == "hint" and hint["source"] == "new search"
+            assert hint["move"] in Board().legal_moves()
+    run(body())
+
+
+def test_bad_messages_get_errors_and_keep_the_state():
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine=None)
+            await page.send(type="move", move="h2e2")
+            before = page.session.state()
+            hostile = [
+                {"type": "move", "move": "h2e9"}, {"type": "move", "move": "quit\nuci"},
+                {"type": "move", "move": 7}, {"type": "nonsense"}, {"type": 3}, {},
+                {"type": "new", "variant": "chess"},
+                {"type": "new", "fen": "rnbakabnr/9/9/9/9/9/9/9/9/RNBAKABNR w"},
+                {"type": "new", "fen": "x" * 10_000},
+                {"type": "mode", "engine": "x"},
+                {"type": "mode", "engine": "b", "level": {"kind": "nodes", "value": -5}},
+                {"type": "mode", "engine": "b", "level": {"kind": "depth", "value": "9"}},
+                {"type": "mode", "engine": "b", "level": {"kind": "clock", "base": 1e12}},
+                {"type": "goto", "ply": 99}, {"type": "undo", "plies": "all"},
+                {"type": "analyse", "on": "yes"}, {"type": "analyse", "on": True, "multipv": 50},
+                {"type": "settings", "notation": "klingon"},
+                {"type": "import", "text": "[Event \"x\"]\n1. C9.9 *"},
+                {"type": "import", "data": "!!!not base64"},
+                {"type": "import", "data": base64.b64encode(b"XQ" + bytes(100)).decode(),
+                 "name": "broken.xqf"},
+                {"type": "import", "text": ""},
+                {"type": "restore", "game": {"variant": "xiangqi", "moves": ["h2e2", "a0a9"]}},
+                {"type": "restore", "game": "nope"},
+                {"type": "resign", "extra": [1, 2, 3]},
+            ]
+            for message in hostile:
+                await page.session.handle(message)
+                assert page.sent[-1]["type"] == "error", message
+                assert page.sent[-1]["message"]
+            after = page.session.state()
+            assert after["moves"] == before["moves"] and after["fen"] == before["fen"]
+    run(body())
+
+
+def test_setup_refuses_an_illegal_position_with_its_reason():
+    async def body():
+        async with Page() as page:
+            error = await page.send(type="new", fen="4k4/9/9/9/9/9/9/9/9/4K4 w")
+            assert error["type"] == "error" and "flying" in error["message"].lower() or \
+                "check" in error["message"]
+            state = await page.send(type="new", fen="3k5/9/9/9/9/9/9/9/4R4/4K4 w")
+            assert state["type"] == "state" and state["start_fen"].startswith("3k5/")
+    run(body())
+
+
+def test_the_rules_end_the_game():
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine=None)
+            # Two rooks mate on the back rank; the red general holds the d-file.
+            await page.send(type="new", fen="4k4/R8/1R7/9/9/9/9/9/9/3K5 w")
+            state = await page.send(type="move", move="b7b9")
+            assert state["result"]["result"] == "1-0"
+            assert state["result"]["termination"] == "checkmate"
+            assert state["legal"] == [] and state["check"] == "e9"
+            error = await page.send(type="move", move="e9e8")
+            assert error["type"] == "error"
+    run(body())
+
+
+def test_import_export_round_trip_and_restore():
+    async def body():
+        async with Page() as page:
+            pgn = (DATA / "records").rglob("*.pgn")
+            source = next(iter(sorted(pgn)))
+            text = source.read_bytes()
+            state = await page.send(type="import", data=base64.b64encode(text).decode(),
+                                    name=source.name)
+            assert state["type"] in ("state", "notice")
+            state = page.last("state")
+            moves = [m["move"] for m in state["moves"]]
+            assert moves and state["mode"]["engine"] is None
+            exported = await page.send(type="export")
+            await page.send(type="new")
+            state = await page.send(type="import", text=exported["text"])
+            assert [m["move"] for m in state["moves"]] == moves
+            saved = state["saved"]
+            await page.send(type="new")
+            state = await page.send(type="restore", game=saved)
+            assert [m["move"] for m in state["moves"]] == moves
+            for notation in ("chinese", "vietnamese", "iccs", "coords", "wxf"):
+                state = await page.send(type="settings", notation=notation)
+                assert state["notation"] == notation and state["moves"][0]["text"]
+    run(body())
+
+
+def test_xqf_and_fen_import():
+    async def body():
+        async with Page() as page:
+            xqf = next(iter(sorted((DATA / "xqf").glob("*.xqf"))))
+            state = await page.send(type="import", name=xqf.name,
+                                    data=base64.b64encode(xqf.read_bytes()).decode())
+            assert page.last("state")["moves"] or state["type"] == "state"
+            state = await page.send(type="import", text="3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1")
+            assert state["start_fen"].startswith("3k5/9") and state["moves"] == []
+    run(body())
+
+
+def test_analysis_streams_multipv_lines_and_stops():
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine=None)
+            await page.send(type="analyse", on=True, multipv=3)
+            await page.until(lambda: {m["multipv"] for m in page.sent if m["type"] == "info"}
+                             >= {1, 2, 3}, "three analysis lines")
+            info = page.last("info")
+            assert info["ply"] == 0 and info["line"] and info["pv"][0] in Board().legal_moves()
+            state = await page.send(type="move", move="h2e2")
+            await page.until(lambda: page.last("info")["ply"] == 1, "analysis of the new position")
+            await page.send(type="analyse", on=False)
+            await page.until(lambda: page.session.search is None, "the analysis to stop")
+    run(body())
+
+
+def test_annotation_marks_and_comments():
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine=None)
+            for move in ("h2e2", "h9g7", "e2e6"):   # the cannon takes a pawn, and is lost
+                await page.send(type="move", move=move)
+            await page.send(type="annotate", movetime=0.1)
+            done = page.last("annotation")
+            assert done["done"] == done["total"] == 4 and len(done["summary"]) == 2
+            state = page.last("state")
+            assert all(m["comment"] for m in state["moves"])
+            assert state["moves"][2]["mark"] in ("??", "?")
+    run(body())
+
+
+def test_clock_game_flag_falls():
+    async def body():
+        async with Page() as page:
+            state = await page.send(type="mode", engine="b",
+                                    level={"kind": "clock", "base": 1, "inc": 0})
+            assert state["clocks"]["running"] == "w"
+            await page.until(lambda: page.session.result is not None, "the flag to fall")
+            state = page.session.state()
+            assert state["result"]["termination"] == "time forfeit"
+            assert state["result"]["result"] == "0-1"
+    run(body())
+
+
+def test_small_games_through_the_same_page():
+    async def body():
+        async with Page() as page:
+            state = await page.send(type="new", variant="tictactoe")
+            assert state["files"] == 3 and state["ranks"] == 3
+            await page.send(type="mode", engine="b", level={"kind": "depth", "value": 9})
+            await page.send(type="move", move="b2")
+            state = await page.engine_moved()
+            assert len(state["moves"]) == 2
+            await page.send(type="new", variant="dodgem")
+            state = await page.send(type="mode", engine="w")     # Black (the user) starts
+            assert state["turn"] == "b" and "a2b2" in state["legal"]
+            state = await page.send(type="new", variant="queens")
+            assert state["files"] == 8
+    run(body())
+
+
+def test_a_crashing_engine_is_reported_and_replaced():
+    async def body():
+        async with Page([sys.executable, FAKE, "--mode", "crash", "--at", "1"]) as page:
+            await page.send(type="mode", engine="b", level={"kind": "nodes", "value": 100})
+            await page.send(type="move", move="h2e2")
+            await page.until(lambda: any(m["type"] == "notice" for m in page.sent), "a notice")
+            await page.engine_moved()
+            assert page.session.state()["mode"]["engine"] is None
+            # The next search starts a new engine (this fake crashes at its first go again).
+            await page.send(type="mode", engine="b")
+            await page.until(lambda: sum(m["type"] == "notice" for m in page.sent) >= 2,
+                             "the second engine's failure")
+        assert page.session.engine is None or not page.session.engine.alive
+    run(body())
+
+
+def test_a_set_up_position_that_is_already_mate_has_its_result():
+    async def body():
+        async with Page() as page:
+            state = await page.send(type="new", fen="R2k5/1R7/9/9/9/9/9/9/9/4K4 b")
+            assert state["result"]["termination"] == "checkmate" and state["legal"] == []
+    run(body())
