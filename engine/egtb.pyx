@@ -1,0 +1,776 @@
+# Endgame tablebases: retrograde analysis of Xiangqi endgames with few
+# pieces, and the tables' probe.
+#
+# A table holds one material signature, named as players write it: Red's
+# pieces, "v", Black's (KRAvKEE: Red king, rook and advisor against the king
+# and two elephants). Every position of it, either side to move, gets one
+# byte: 0 a draw, 255 a position that cannot occur (two pieces on a square,
+# the side not to move in check), else DTM + 1, where DTM is the number of
+# plies to mate with best play (the fastest win, the slowest loss): odd for a
+# win of the side to move, even for its loss (0: it is mated, or has no
+# legal move, which loses too). Captures lead into smaller tables, which are
+# generated first, so DTM counts through conversions.
+#
+# Rules. Moves are Xiangqi's, the flying general included (a move that
+# leaves the two generals facing on an open file is illegal); a side with
+# no legal move loses. A cycle is a draw. Under our rules (perpetual check,
+# then perpetual chase, loses) a cycle could instead be a loss for a side
+# that checks or chases throughout it. The tables' drawing lines never need
+# either from the defender in the endgames of one attacker: K, advisors and
+# elephants can neither check (a general "checks" only on an open file, which
+# the side moving may not create) nor stay on a chase, see README
+# (Endgame tablebases) and tests/test_egtb.py for the positions that show it.
+#
+# Indexing. Each piece's squares are limited to where it can ever stand
+# (a general to its palace's 9 points, an advisor to 5, an elephant to 7, a
+# pawn to the 55 squares in front of its start, others to all 90); two like
+# pieces of a side share one index over unordered pairs. index = side to
+# move + 2 * (mixed radix over the pieces in table order).
+#
+# Threads: generation splits every pass over the table between workers that
+# run without the GIL (a count is decremented atomically).
+
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from libc.stdint cimport uint8_t, int64_t
+from libc.stdlib cimport malloc, free, calloc
+from libc.string cimport memset, memcpy
+
+import threading
+
+cdef extern from *:
+    """
+    static inline unsigned char egtb_dec(unsigned char* p) {
+        return __atomic_sub_fetch(p, 1, __ATOMIC_RELAXED);
+    }
+    """
+    unsigned char egtb_dec(unsigned char* p) nogil
+
+cdef enum:
+    KING = 0
+    ADVISOR = 1
+    ELEPHANT = 2
+    HORSE = 3
+    ROOK = 4
+    CANNON = 5
+    PAWN = 6
+    MAXP = 12            # pieces in a table at most
+    MAXG = 12
+    MAXMOVES = 128
+    DRAW = 0
+    INVALID = 255
+
+LETTERS = "KAEHRCP"
+# Order of pieces within a side's part of the name and of the index.
+ORDER = {k: i for i, k in enumerate("KRCHPAE")}
+
+cdef int H_JUMP_F[8]
+cdef int H_JUMP_R[8]
+cdef int H_LEG_F[8]
+cdef int H_LEG_R[8]
+H_JUMP_F[:] = [1, -1, 1, -1, 2, 2, -2, -2]
+H_JUMP_R[:] = [2, 2, -2, -2, 1, -1, 1, -1]
+H_LEG_F[:] = [0, 0, 0, 0, 1, 1, -1, -1]
+H_LEG_R[:] = [1, 1, -1, -1, 0, 0, 0, 0]
+cdef int ORTH_F[4]
+cdef int ORTH_R[4]
+ORTH_F[:] = [1, -1, 0, 0]
+ORTH_R[:] = [0, 0, 1, -1]
+cdef int DIAG_F[4]
+cdef int DIAG_R[4]
+DIAG_F[:] = [1, 1, -1, -1]
+DIAG_R[:] = [1, -1, 1, -1]
+
+
+cdef inline int sq_of(int f, int r) noexcept nogil:
+    return r * 9 + f
+
+
+cdef inline bint in_palace(int colour, int f, int r) noexcept nogil:
+    if f < 3 or f > 5:
+        return False
+    return (0 <= r <= 2) if colour == 0 else (7 <= r <= 9)
+
+
+cdef inline bint own_half(int colour, int r) noexcept nogil:
+    return r <= 4 if colour == 0 else r >= 5
+
+
+def domain(kind, colour):
+    """The squares (0-89, rank * 9 + file) where a piece can ever stand."""
+    squares = []
+    for r in range(10):
+        for f in range(9):
+            rr = r if colour == 0 else 9 - r
+            if kind == KING:
+                ok = 3 <= f <= 5 and rr <= 2
+            elif kind == ADVISOR:
+                ok = (f, rr) in ((3, 0), (5, 0), (4, 1), (3, 2), (5, 2))
+            elif kind == ELEPHANT:
+                ok = (f, rr) in ((2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4))
+            elif kind == PAWN:
+                ok = rr >= 5 or (rr in (3, 4) and f % 2 == 0)
+            else:
+                ok = True
+            if ok:
+                squares.append(r * 9 + f)
+    return squares
+
+
+def parse_name(name):
+    """'KRAvKEE' -> [(colour, kind), ...] in table order; ValueError if malformed."""
+    parts = name.split("v")
+    if len(parts) != 2 or not all(p.startswith("K") and p.count("K") == 1 for p in parts):
+        raise ValueError(f"not an endgame name: {name!r} (e.g. KRvK, KHvKAA, KCAvKEE)")
+    pieces = []
+    for colour, part in enumerate(parts):
+        if any(c not in LETTERS for c in part):
+            raise ValueError(f"{name!r}: pieces are K A E H R C P")
+        if sorted(part, key=ORDER.get) != list(part):
+            raise ValueError(f"{name!r}: write each side's pieces in the order K R C H P A E")
+        for kind in ("A", "E"):
+            if part.count(kind) > 2:
+                raise ValueError(f"{name!r}: at most two {kind}")
+        if part.count("P") > 5 or any(part.count(k) > 2 for k in "RCH"):
+            raise ValueError(f"{name!r}: too many pieces of one kind")
+        pieces += [(colour, LETTERS.index(c)) for c in part]
+    if len(pieces) > MAXP:
+        raise ValueError(f"{name!r}: at most {MAXP} pieces")
+    # Kings first (the index's outer digits), then the rest in name order.
+    return sorted(pieces, key=lambda p: (p[1] != KING, p[0], ORDER[LETTERS[p[1]]]))
+
+
+def name_of(pieces):
+    """The inverse of parse_name: [(colour, kind)] -> 'KRAvKEE'."""
+    sides = ["", ""]
+    for colour, kind in sorted(pieces, key=lambda p: (p[0], ORDER[LETTERS[p[1]]])):
+        sides[colour] += LETTERS[kind]
+    return "v".join(sides)
+
+
+cdef struct Spec:
+    int n                       # pieces
+    int colour[MAXP]
+    int kind[MAXP]
+    int ngroups
+    int gstart[MAXG]            # first piece of each group (like pieces share a group)
+    int gsize[MAXG]             # 1 or 2
+    int dsize[MAXG]             # squares in the group's domain
+    int dom[MAXG][90]           # the domain's squares
+    int dpos[MAXG][90]          # square -> position in the domain, -1 outside
+    int radix[MAXG]             # index digits: dsize, or dsize*(dsize-1)/2 for a pair
+    int64_t size                # positions, both sides to move
+
+
+cdef struct Pos:
+    int sq[MAXP]                # -1: captured
+    uint8_t board[90]           # 0 empty, else 1 + piece number
+    int side
+
+
+cdef inline int64_t pair_index(int a, int b) noexcept nogil:
+    # a < b: the pairs (0,1), (0,2), (1,2), (0,3), ... numbered in that order
+    return <int64_t>b * (b - 1) // 2 + a
+
+
+cdef int64_t encode(const Spec* s, const Pos* p) noexcept nogil:
+    """The index of a position (its pieces all on their domains), -1 if not."""
+    cdef int64_t index = 0
+    cdef int g, a, b, t
+    for g in range(s.ngroups):
+        a = s.dpos[g][p.sq[s.gstart[g]]]
+        if a < 0:
+            return -1
+        if s.gsize[g] == 2:
+            b = s.dpos[g][p.sq[s.gstart[g] + 1]]
+            if b < 0 or a == b:
+                return -1
+            if a > b:
+                t = a
+                a = b
+                b = t
+            index = index * s.radix[g] + pair_index(a, b)
+        else:
+            index = index * s.radix[g] + a
+    return index * 2 + p.side
+
+
+cdef bint decode(const Spec* s, int64_t index, Pos* p) noexcept nogil:
+    """Set up position `index`; False if two pieces share a square."""
+    cdef int g, i, digit, a, b
+    cdef int64_t rest = index >> 1
+    p.side = <int>(index & 1)
+    memset(p.board, 0, 90)
+    for g in range(s.ngroups - 1, -1, -1):
+        digit = <int>(rest % s.radix[g])
+        rest //= s.radix[g]
+        i = s.gstart[g]
+        if s.gsize[g] == 2:
+            b = 1
+            while <int64_t>(b + 1) * b // 2 <= digit:
+                b += 1
+            a = digit - b * (b - 1) // 2
+            p.sq[i] = s.dom[g][a]
+            p.sq[i + 1] = s.dom[g][b]
+        else:
+            p.sq[i] = s.dom[g][digit]
+    for i in range(s.n):
+        if p.board[p.sq[i]]:
+            return False
+        p.board[p.sq[i]] = <uint8_t>(i + 1)
+    return True
+
+
+cdef inline int piece_at(const Spec* s, const Pos* p, int f, int r) noexcept nogil:
+    """-1 empty, else the piece number."""
+    return <int>p.board[r * 9 + f] - 1
+
+
+cdef bint attacked(const Spec* s, const Pos* p, int colour) noexcept nogil:
+    """Is `colour`'s general attacked (or facing the other on an open file)?"""
+    cdef int k = -1, i, d, f, r, kf, kr, found, who, kind, hf, hr
+    for i in range(s.n):
+        if s.kind[i] == KING and s.colour[i] == colour:
+            k = i
+    kf = p.sq[k] % 9
+    kr = p.sq[k] // 9
+    # Lines: rook, facing general, cannon over one screen.
+    for d in range(4):
+        f = kf + ORTH_F[d]
+        r = kr + ORTH_R[d]
+        found = 0
+        while 0 <= f < 9 and 0 <= r < 10:
+            who = piece_at(s, p, f, r)
+            if who >= 0:
+                if s.colour[who] != colour:
+                    kind = s.kind[who]
+                    if found == 0 and (kind == ROOK or (kind == KING and ORTH_F[d] == 0)):
+                        return True
+                    if found == 1 and kind == CANNON:
+                        return True
+                found += 1
+                if found == 2:
+                    break
+            f += ORTH_F[d]
+            r += ORTH_R[d]
+    # Horses: a horse at H attacks K = H + jump when its leg next to H is empty.
+    for d in range(8):
+        hf = kf - H_JUMP_F[d]
+        hr = kr - H_JUMP_R[d]
+        if 0 <= hf < 9 and 0 <= hr < 10:
+            who = piece_at(s, p, hf, hr)
+            if who >= 0 and s.colour[who] != colour and s.kind[who] == HORSE and \
+                    piece_at(s, p, hf + H_LEG_F[d], hr + H_LEG_R[d]) < 0:
+                return True
+    # Pawns: from in front of the general, or beside it once across the river.
+    for i in range(s.n):
+        if s.kind[i] == PAWN and s.colour[i] != colour and p.sq[i] >= 0:
+            f = p.sq[i] % 9
+            r = p.sq[i] // 9
+            if s.colour[i] == 0:
+                if (f == kf and r + 1 == kr) or (r == kr and r >= 5 and (f - kf == 1 or kf - f == 1)):
+                    return True
+            else:
+                if (f == kf and r - 1 == kr) or (r == kr and r <= 4 and (f - kf == 1 or kf - f == 1)):
+                    return True
+    return False
+
+
+cdef inline bint can_stand(const Spec* s, int i, int f, int r) noexcept nogil:
+    """May piece i stand on (f, r)? (Its domain, and the board's edge.)"""
+    if f < 0 or f > 8 or r < 0 or r > 9:
+        return False
+    cdef int kind = s.kind[i], colour = s.colour[i]
+    if kind == KING or kind == ADVISOR:
+        return in_palace(colour, f, r)
+    if kind == ELEPHANT:
+        return own_half(colour, r)
+    return True
+
+
+cdef int moves_of(const Spec* s, const Pos* p, int side, int* piece, int* target) noexcept nogil:
+    """Pseudo-legal moves of `side`: (piece number, target square)."""
+    cdef int n = 0, i, d, f, r, tf, tr, who, screen, kind
+    for i in range(s.n):
+        if s.colour[i] != side or p.sq[i] < 0:
+            continue
+        f = p.sq[i] % 9
+        r = p.sq[i] // 9
+        kind = s.kind[i]
+        if kind == KING or kind == ADVISOR or kind == ELEPHANT or kind == PAWN:
+            for d in range(4):
+                if kind == KING or kind == PAWN:
+                    tf = f + ORTH_F[d]
+                    tr = r + ORTH_R[d]
+                    if kind == PAWN:
+                        if ORTH_R[d] == (-1 if side == 0 else 1):
+                            continue                      # never backwards
+                        if ORTH_F[d] != 0 and own_half(side, r):
+                            continue                      # sideways only across the river
+                elif kind == ADVISOR:
+                    tf = f + DIAG_F[d]
+                    tr = r + DIAG_R[d]
+                else:
+                    tf = f + 2 * DIAG_F[d]
+                    tr = r + 2 * DIAG_R[d]
+                    if not (0 <= tf < 9 and 0 <= tr < 10) or \
+                            piece_at(s, p, f + DIAG_F[d], r + DIAG_R[d]) >= 0:
+                        continue                          # off the board, or the eye blocked
+                if not can_stand(s, i, tf, tr):
+                    continue
+                who = piece_at(s, p, tf, tr)
+                if who < 0 or s.colour[who] != side:
+                    piece[n] = i
+                    target[n] = sq_of(tf, tr)
+                    n += 1
+        elif kind == HORSE:
+            for d in range(8):
+                tf = f + H_JUMP_F[d]
+                tr = r + H_JUMP_R[d]
+                if not (0 <= tf < 9 and 0 <= tr < 10) or \
+                        piece_at(s, p, f + H_LEG_F[d], r + H_LEG_R[d]) >= 0:
+                    continue
+                who = piece_at(s, p, tf, tr)
+                if who < 0 or s.colour[who] != side:
+                    piece[n] = i
+                    target[n] = sq_of(tf, tr)
+                    n += 1
+        else:                                             # rook, cannon
+            for d in range(4):
+                tf = f + ORTH_F[d]
+                tr = r + ORTH_R[d]
+                screen = 0
+                while 0 <= tf < 9 and 0 <= tr < 10:
+                    who = piece_at(s, p, tf, tr)
+                    if screen == 0:
+                        if who < 0:
+                            piece[n] = i
+                            target[n] = sq_of(tf, tr)
+                            n += 1
+                        else:
+                            if kind == ROOK:
+                                if s.colour[who] != side:
+                                    piece[n] = i
+                                    target[n] = sq_of(tf, tr)
+                                    n += 1
+                                break
+                            screen = 1
+                    elif who >= 0:
+                        if s.colour[who] != side:
+                            piece[n] = i
+                            target[n] = sq_of(tf, tr)
+                            n += 1
+                        break
+                    tf += ORTH_F[d]
+                    tr += ORTH_R[d]
+    return n
+
+
+cdef int unmoves_of(const Spec* s, const Pos* p, int side, int* piece, int* target) noexcept nogil:
+    """Moves that `side` could have just made without capturing: (piece,
+    square it came from). The result may leave the other side in check."""
+    cdef int n = 0, i, d, f, r, ff, fr, kind, back
+    for i in range(s.n):
+        if s.colour[i] != side or p.sq[i] < 0:
+            continue
+        f = p.sq[i] % 9
+        r = p.sq[i] // 9
+        kind = s.kind[i]
+        if kind == KING or kind == ADVISOR or kind == ELEPHANT:
+            for d in range(4):
+                if kind == KING:
+                    ff = f + ORTH_F[d]
+                    fr = r + ORTH_R[d]
+                elif kind == ADVISOR:
+                    ff = f + DIAG_F[d]
+                    fr = r + DIAG_R[d]
+                else:
+                    ff = f + 2 * DIAG_F[d]
+                    fr = r + 2 * DIAG_R[d]
+                    if not (0 <= ff < 9 and 0 <= fr < 10) or \
+                            piece_at(s, p, f + DIAG_F[d], r + DIAG_R[d]) >= 0:
+                        continue
+                if can_stand(s, i, ff, fr) and piece_at(s, p, ff, fr) < 0:
+                    piece[n] = i
+                    target[n] = sq_of(ff, fr)
+                    n += 1
+        elif kind == PAWN:
+            back = -1 if side == 0 else 1
+            ff, fr = f, r + back                          # it stepped forward
+            if 0 <= fr < 10 and piece_at(s, p, ff, fr) < 0 and \
+                    (not own_half(side, fr) or (ff % 2 == 0 and
+                                                (fr in (3, 4) if side == 0 else fr in (5, 6)))):
+                piece[n] = i
+                target[n] = sq_of(ff, fr)
+                n += 1
+            if not own_half(side, r):                     # or sideways, across the river
+                for d in range(2):
+                    ff = f + ORTH_F[d]
+                    if 0 <= ff < 9 and piece_at(s, p, ff, r) < 0:
+                        piece[n] = i
+                        target[n] = sq_of(ff, r)
+                        n += 1
+        elif kind == HORSE:
+            # It came from F = T - jump, whose leg (next to F) must be empty.
+            for d in range(8):
+                ff = f - H_JUMP_F[d]
+                fr = r - H_JUMP_R[d]
+                if 0 <= ff < 9 and 0 <= fr < 10 and piece_at(s, p, ff, fr) < 0 and \
+                        piece_at(s, p, ff + H_LEG_F[d], fr + H_LEG_R[d]) < 0:
+                    piece[n] = i
+                    target[n] = sq_of(ff, fr)
+                    n += 1
+        else:                                             # a rook or cannon slid here
+            for d in range(4):
+                ff = f + ORTH_F[d]
+                fr = r + ORTH_R[d]
+                while 0 <= ff < 9 and 0 <= fr < 10 and piece_at(s, p, ff, fr) < 0:
+                    piece[n] = i
+                    target[n] = sq_of(ff, fr)
+                    n += 1
+                    ff += ORTH_F[d]
+                    fr += ORTH_R[d]
+    return n
+
+
+cdef inline void move_piece(Pos* p, int i, int to) noexcept nogil:
+    p.board[p.sq[i]] = 0
+    p.sq[i] = to
+    p.board[to] = <uint8_t>(i + 1)
+
+
+cdef struct SubMap:
+    # Where a capture of one piece leads: the smaller table (its Spec and
+    # values), whether it is stored with the colours flipped, and for each
+    # of its pieces the piece number here.
+    Spec* spec
+    const uint8_t* values
+    int flip
+    int source[MAXP]
+
+
+cdef inline int flip_square(int sq) noexcept nogil:
+    return (9 - sq // 9) * 9 + sq % 9
+
+
+cdef int sub_value(const SubMap* m, const Pos* p) noexcept nogil:
+    """The value in the smaller table of `p` (a capture just made: the side
+    to move is the other side), from that side's view."""
+    cdef Pos q
+    cdef int j, sq
+    for j in range(m.spec.n):
+        sq = p.sq[m.source[j]]
+        q.sq[j] = flip_square(sq) if m.flip else sq
+    q.side = (1 - p.side) ^ m.flip
+    cdef int64_t index = encode(m.spec, &q)
+    if index < 0:
+        return INVALID
+    return m.values[index]
+
+
+cdef class Table:
+    """One endgame's values in memory (generated here or read from a file)."""
+    cdef Spec spec
+    cdef uint8_t* values
+    cdef uint8_t* counts
+    cdef SubMap subs[MAXP]       # by captured piece number
+    cdef int nsubs
+    cdef readonly str name
+    cdef readonly int max_dtm
+    cdef object sub_tables       # keeps the smaller tables alive
+    cdef int overflow
+
+    def __cinit__(self):
+        self.values = NULL
+        self.counts = NULL
+
+    def __dealloc__(self):
+        free(self.values)
+        free(self.counts)
+
+    def __init__(self, str name):
+        pieces = parse_name(name)
+        self.name = name
+        self.sub_tables = []
+        cdef Spec* s = &self.spec
+        memset(s, 0, sizeof(Spec))
+        s.n = len(pieces)
+        for i, (colour, kind) in enumerate(pieces):
+            s.colour[i], s.kind[i] = colour, kind
+        s.size = 2
+        g = -1
+        for i, (colour, kind) in enumerate(pieces):
+            if g >= 0 and (s.colour[s.gstart[g]], s.kind[s.gstart[g]]) == (colour, kind):
+                s.gsize[g] += 1
+                if s.gsize[g] > 2:
+                    raise ValueError(f"{name}: more than two like pieces are not indexed")
+                continue
+            g += 1
+            s.gstart[g], s.gsize[g] = i, 1
+            squares = domain(kind, colour)
+            s.dsize[g] = len(squares)
+            for q in range(90):
+                s.dpos[g][q] = -1
+            for k, q in enumerate(squares):
+                s.dom[g][k] = q
+                s.dpos[g][q] = k
+        s.ngroups = g + 1
+        for g in range(s.ngroups):
+            s.radix[g] = s.dsize[g] * (s.dsize[g] - 1) // 2 if s.gsize[g] == 2 else s.dsize[g]
+            s.size *= s.radix[g]
+        self.values = <uint8_t*> calloc(s.size, 1)
+        if self.values == NULL:
+            raise MemoryError(f"{name}: {s.size} bytes")
+
+    @property
+    def size(self):
+        return self.spec.size
+
+    def pieces(self):
+        return [(self.spec.colour[i], self.spec.kind[i]) for i in range(self.spec.n)]
+
+    def captures(self):
+        """(piece number, name of the table a capture of it leads to)."""
+        pieces = self.pieces()
+        return [(i, name_of(pieces[:i] + pieces[i + 1:])) for i in range(len(pieces))
+                if pieces[i][1] != KING]
+
+    def link(self, int captured, Table sub not None, bint flip):
+        """Say where a capture of piece `captured` leads."""
+        cdef SubMap* m = &self.subs[captured]
+        cdef Spec* s = &self.spec
+        m.spec = &sub.spec
+        m.values = sub.values
+        m.flip = flip
+        used = set()
+        for j in range(sub.spec.n):
+            want = (sub.spec.colour[j] ^ flip, sub.spec.kind[j])
+            for i in range(s.n):
+                if i != captured and i not in used and (s.colour[i], s.kind[i]) == want:
+                    m.source[j] = i
+                    used.add(i)
+                    break
+            else:
+                raise ValueError(f"{sub.name} is not {self.name} less one piece")
+        self.sub_tables.append(sub)
+
+    # -- generation ------------------------------------------------------------
+
+    cdef void init_range(self, int64_t start, int64_t end) noexcept nogil:
+        """Values of positions decided at once: invalid, no legal move,
+        and the captures' results; counts of the moves still open."""
+        cdef Spec* s = &self.spec
+        cdef Pos p
+        cdef int piece[MAXMOVES]
+        cdef int target[MAXMOVES]
+        cdef int n, k, i, to, frm, taken, legal, open_moves, v, best_win, worst_loss
+        cdef int64_t index
+        for index in range(start, end):
+            if not decode(s, index, &p) or attacked(s, &p, 1 - p.side):
+                self.values[index] = INVALID
+                continue
+            n = moves_of(s, &p, p.side, piece, target)
+            legal = open_moves = 0
+            best_win = 1000
+            worst_loss = -1
+            for k in range(n):
+                i = piece[k]
+                to = target[k]
+                frm = p.sq[i]
+                taken = <int>p.board[to] - 1
+                if taken >= 0:
+                    p.sq[taken] = -1
+                move_piece(&p, i, to)
+                if not attacked(s, &p, p.side):
+                    legal += 1
+                    if taken >= 0:
+                        v = sub_value(&self.subs[taken], &p)
+                        if v == DRAW or v == INVALID:
+                            open_moves += 1          # a draw: never counted down
+                        elif (v - 1) % 2 == 0:       # the opponent is lost in v - 1
+                            if v < best_win:
+                                best_win = v
+                        elif v - 1 > worst_loss:     # the opponent wins in v - 1
+                            worst_loss = v - 1
+                    else:
+                        open_moves += 1
+                move_piece(&p, i, frm)
+                if taken >= 0:
+                    p.sq[taken] = to
+                    p.board[to] = <uint8_t>(taken + 1)
+            if legal == 0:
+                self.values[index] = 1               # lost now: mated or no move
+            elif best_win < 1000:
+                self.values[index] = <uint8_t>(best_win + 1)
+            elif open_moves == 0:
+                self.values[index] = <uint8_t>(worst_loss + 2)
+            else:
+                self.values[index] = DRAW
+                self.counts[index] = <uint8_t>open_moves
+
+    cdef int level_range(self, int d, int64_t start, int64_t end) noexcept nogil:
+        """Spread the positions decided at DTM d to their predecessors
+        (wins at d + 1 from losses; losses at d + 1 when a position's last
+        open move turns out to lose). Returns how many it found at d."""
+        cdef Spec* s = &self.spec
+        cdef Pos p
+        cdef int piece[MAXMOVES]
+        cdef int target[MAXMOVES]
+        cdef int n, k, i, frm, mover, found = 0
+        cdef int64_t index, j
+        cdef uint8_t code = <uint8_t>(d + 1), next_code = <uint8_t>(d + 2), old
+        for index in range(start, end):
+            if self.values[index] != code:
+                continue
+            found += 1
+            if d + 2 >= INVALID:
+                self.overflow = 1
+                continue
+            decode(s, index, &p)
+            mover = 1 - p.side
+            n = unmoves_of(s, &p, mover, piece, target)
+            for k in range(n):
+                i = piece[k]
+                frm = p.sq[i]
+                move_piece(&p, i, target[k])
+                p.side = mover
+                if not attacked(s, &p, 1 - mover):
+                    j = encode(s, &p)
+                    if j >= 0:
+                        old = self.values[j]
+                        if d % 2 == 0:                   # p was lost: its predecessor wins
+                            if old == DRAW or (old != INVALID and old % 2 == 0 and old > next_code):
+                                self.values[j] = next_code
+                        elif old == DRAW and self.counts[j] > 0:
+                            if egtb_dec(&self.counts[j]) == 0:
+                                self.values[j] = next_code
+                p.side = 1 - mover
+                move_piece(&p, i, frm)
+        return found
+
+    def generate(self, int threads=2, progress=None):
+        """Fill the table (its smaller tables linked first). `progress(d)`
+        is called after each DTM level."""
+        missing = [name for i, name in self.captures() if self.subs[i].spec == NULL]
+        if missing:
+            raise ValueError(f"{self.name}: link the smaller tables first: {missing}")
+        cdef int64_t size = self.spec.size
+        self.counts = <uint8_t*> calloc(size, 1)
+        if self.counts == NULL:
+            raise MemoryError(f"{self.name}: {size} bytes of counts")
+        self.overflow = 0
+        bounds = [size * t // threads for t in range(threads + 1)]
+        _parallel(lambda a, b: self._init(a, b), bounds)
+        d = 0
+        while True:
+            found = _parallel(lambda a, b: self._level(d, a, b), bounds)
+            if self.overflow:
+                raise ValueError(f"{self.name}: a distance to mate over 253 plies")
+            if progress is not None:
+                progress(d)
+            if found == 0 and not self._any_above(d):
+                break
+            d += 1
+        self.max_dtm = d - 1
+        free(self.counts)
+        self.counts = NULL
+
+    def _init(self, int64_t a, int64_t b):
+        with nogil:
+            self.init_range(a, b)
+        return 0
+
+    def _level(self, int d, int64_t a, int64_t b):
+        cdef int found
+        with nogil:
+            found = self.level_range(d, a, b)
+        return found
+
+    def _any_above(self, int d):
+        cdef int64_t i
+        cdef uint8_t code = <uint8_t>(d + 1)
+        for i in range(self.spec.size):
+            if self.values[i] != INVALID and self.values[i] > code:
+                return True
+        return False
+
+    # -- values ------------------------------------------------------------------
+
+    def set_longest(self, int plies):
+        self.max_dtm = plies
+
+    def value_at(self, int64_t index):
+        return self.values[index]
+
+    def index_of(self, squares, int side):
+        """The index of a position given each piece's square (table order)
+        and the side to move; -1 if a square is outside its piece's domain."""
+        cdef Pos p
+        for i, sq in enumerate(squares):
+            p.sq[i] = sq
+        p.side = side
+        return encode(&self.spec, &p)
+
+    def position_at(self, int64_t index):
+        """(squares in table order, side to move), or None for two pieces on a square."""
+        cdef Pos p
+        if not decode(&self.spec, index, &p):
+            return None
+        return [p.sq[i] for i in range(self.spec.n)], p.side
+
+    # -- files -------------------------------------------------------------------
+
+    def folded(self):
+        """The values with the left-right mirror folded away: the positions
+        whose Red general stands on the d or e file (the f file's are their
+        mirrors). Red's general is the index's outermost digit."""
+        cdef int64_t block = self.spec.size // self.spec.radix[0]
+        cdef int digit
+        parts = []
+        for digit in range(self.spec.radix[0]):
+            if self.spec.dom[0][digit] % 9 != 5:
+                parts.append(PyBytes_FromStringAndSize(<char*> self.values + digit * block, block))
+        return b"".join(parts)
+
+    def unfold(self, bytes data):
+        """Fill the values from folded() data."""
+        cdef int64_t block = self.spec.size // self.spec.radix[0]
+        cdef int64_t kept = 0, index, mirror
+        cdef int digit, i
+        cdef const uint8_t* raw = data
+        cdef Pos p
+        cdef Spec* s = &self.spec
+        expected = block * sum(1 for k in range(s.radix[0]) if s.dom[0][k] % 9 != 5)
+        if len(data) != expected:
+            raise ValueError(f"{self.name}: {len(data)} values, expected {expected}")
+        for digit in range(s.radix[0]):
+            if s.dom[0][digit] % 9 != 5:
+                memcpy(self.values + digit * block, raw + kept, block)
+                kept += block
+        with nogil:
+            for digit in range(s.radix[0]):
+                if s.dom[0][digit] % 9 != 5:
+                    continue
+                for index in range(digit * block, (digit + 1) * block):
+                    if not decode(s, index, &p):
+                        self.values[index] = INVALID
+                        continue
+                    for i in range(s.n):
+                        p.board[p.sq[i]] = 0
+                    for i in range(s.n):
+                        p.sq[i] = p.sq[i] - p.sq[i] % 9 + 8 - p.sq[i] % 9
+                    mirror = encode(s, &p)
+                    self.values[index] = self.values[mirror] if mirror >= 0 else INVALID
+
+
+def _parallel(work, bounds):
+    """work(start, end) on each slice in its own thread; the sum of the results."""
+    results = [0] * (len(bounds) - 1)
+
+    def run(t):
+        results[t] = work(bounds[t], bounds[t + 1])
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(len(bounds) - 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(results)

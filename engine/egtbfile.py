@@ -1,0 +1,201 @@
+"""Tablebase files and the set of tables in a folder (plain Python).
+
+A table's file is `<name>.tutb` (KRAvKEE.tutb), little-endian:
+
+    8 bytes   magic b"TUONGTB1"
+    u16       format version (1)
+    u16       length of the name, then the name (ASCII)
+    u64       positions in the table (both sides to move)
+    u16       the longest distance to mate in it, in plies (0xFFFF: none)
+    u32       CRC-32 of the folded values
+    u64       length of the compressed values, then the values: the table's
+              bytes (engine/egtb.pyx: 0 draw, 255 no such position, else
+              plies to mate + 1, odd plies a win for the side to move) with
+              the left-right mirror folded away (only the positions whose
+              Red general stands on the d or e file), compressed with LZMA (xz).
+
+A table is named Red's pieces first. Only one colouring of each material is
+stored, the canonical one: the side with more material (rook 9, cannon 4.5,
+horse 4, advisor and elephant 2, pawn 1) is Red, ties broken by the name; a
+position of the other colouring is probed with its colours flipped.
+"""
+import lzma
+import os
+import struct
+import zlib
+
+from tuong.engine.egtb import LETTERS, Table, name_of, parse_name
+
+MAGIC = b"TUONGTB1"
+VERSION = 1
+SUFFIX = ".tutb"
+_HEAD = struct.Struct("<8sHH")
+_BODY = struct.Struct("<QHIQ")
+_VALUE = {"K": 0, "R": 9, "C": 4.5, "H": 4, "A": 2, "E": 2, "P": 1}
+MAX_FILE = 2 << 30           # a table's compressed values, at most
+
+
+class TableError(ValueError):
+    """A table file that cannot be used, and why."""
+
+
+def _strength(part):
+    return sum(_VALUE[c] for c in part)
+
+
+def canonical(name):
+    """(the stored name of this material, whether its colours are flipped)."""
+    red, black = name.split("v")
+    if (_strength(red), red) >= (_strength(black), black):
+        return name, False
+    return f"{black}v{red}", True
+
+
+def write_table(table, path):
+    data = table.folded()
+    packed = lzma.compress(data, preset=6)
+    name = table.name.encode("ascii")
+    longest = table.max_dtm if table.max_dtm >= 0 else 0xFFFF
+    tmp = path + ".part"
+    with open(tmp, "wb") as f:
+        f.write(_HEAD.pack(MAGIC, VERSION, len(name)) + name)
+        f.write(_BODY.pack(table.size, longest, zlib.crc32(data), len(packed)))
+        f.write(packed)
+    os.replace(tmp, path)           # a file is whole or absent: generation can resume
+
+
+def read_table(path, expected_name=None):
+    """The Table in a file; TableError saying what is wrong with a bad one."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_HEAD.size)
+            if len(head) < _HEAD.size:
+                raise TableError(f"{path}: too short for a table")
+            magic, version, length = _HEAD.unpack(head)
+            if magic != MAGIC:
+                raise TableError(f"{path}: not a tuong table (bad magic)")
+            if version != VERSION:
+                raise TableError(f"{path}: format version {version}, this build reads {VERSION}")
+            name = f.read(length).decode("ascii", "replace")
+            body = f.read(_BODY.size)
+            if len(body) < _BODY.size:
+                raise TableError(f"{path}: truncated header")
+            size, longest, crc, packed_length = _BODY.unpack(body)
+            if packed_length > MAX_FILE:
+                raise TableError(f"{path}: implausible length {packed_length}")
+            packed = f.read(packed_length)
+    except OSError as error:
+        raise TableError(f"{path}: cannot read ({error.strerror})") from None
+    if expected_name and name != expected_name:
+        raise TableError(f"{path}: holds {name!r}, not {expected_name!r}")
+    if len(packed) != packed_length:
+        raise TableError(f"{path}: truncated ({len(packed)} of {packed_length} bytes)")
+    try:
+        table = Table(name)
+    except ValueError as error:
+        raise TableError(f"{path}: {error}") from None
+    if table.size != size:
+        raise TableError(f"{path}: {size} positions, {name} has {table.size}")
+    try:
+        data = lzma.decompress(packed)
+    except lzma.LZMAError as error:
+        raise TableError(f"{path}: corrupt data ({error})") from None
+    if zlib.crc32(data) != crc:
+        raise TableError(f"{path}: checksum mismatch (a damaged file)")
+    try:
+        table.unfold(data)
+    except ValueError as error:
+        raise TableError(f"{path}: {error}") from None
+    table.set_longest(-1 if longest == 0xFFFF else longest)
+    return table
+
+
+def material(fen):
+    """(name of a position's material, [(colour, kind, square)]) from a FEN."""
+    placement = fen.split()[0]
+    pieces = []
+    for r, row in enumerate(placement.split("/")):
+        f = 0
+        for c in row:
+            if c.isdigit():
+                f += int(c)
+                continue
+            colour = 0 if c.isupper() else 1
+            letter = {"N": "H", "B": "E"}.get(c.upper(), c.upper())
+            pieces.append((colour, LETTERS.index(letter), (9 - r) * 9 + f))
+            f += 1
+    return name_of([(c, k) for c, k, _ in pieces]), pieces
+
+
+class Tablebases:
+    """The tables in a folder, read when first needed. A table that cannot
+    be read is reported once (`problems`) and treated as absent."""
+
+    def __init__(self, path):
+        if not os.path.isdir(path):
+            raise TableError(f"{path}: not a folder")
+        self.path = path
+        self.names = {f[:-len(SUFFIX)] for f in os.listdir(path) if f.endswith(SUFFIX)}
+        self.tables = {}
+        self.problems = {}
+        self.max_pieces = max((len(parse_name(n)) for n in self.names if _parses(n)), default=0)
+
+    def table(self, name):
+        """The table of a canonical name, or None."""
+        if name in self.tables:
+            return self.tables[name]
+        table = None
+        if name in self.names and name not in self.problems:
+            try:
+                table = read_table(os.path.join(self.path, name + SUFFIX), name)
+            except TableError as error:
+                self.problems[name] = str(error)
+        self.tables[name] = table
+        return table
+
+    def probe_fen(self, fen):
+        """The value byte of a position (see the module docstring), or None
+        when no table holds it."""
+        name, pieces = material(fen)
+        stored, flip = canonical(name)
+        table = self.table(stored)
+        if table is None:
+            return None
+        side = 0 if fen.split()[1] in ("w", "r") else 1
+        squares = _squares(table, pieces, flip)
+        index = table.index_of(squares, side ^ flip)
+        return None if index < 0 else table.value_at(index)
+
+
+def _parses(name):
+    try:
+        parse_name(name)
+        return True
+    except ValueError:
+        return False
+
+
+def _squares(table, pieces, flip):
+    """The pieces' squares in the table's order (colours and ranks flipped
+    for a position of the other colouring)."""
+    pool = [((c ^ flip), k, (9 - sq // 9) * 9 + sq % 9 if flip else sq) for c, k, sq in pieces]
+    squares = []
+    for colour, kind in table.pieces():
+        for i, (c, k, sq) in enumerate(pool):
+            if (c, k) == (colour, kind):
+                squares.append(sq)
+                del pool[i]
+                break
+    return squares
+
+
+def describe(value):
+    """A value byte in words, from the side to move's view."""
+    if value is None:
+        return "not in the tables"
+    if value == 255:
+        return "no such position"
+    if value == 0:
+        return "draw"
+    plies = value - 1
+    return f"win in {plies} plies" if plies % 2 else f"loss in {plies} plies"

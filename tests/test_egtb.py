@@ -1,0 +1,274 @@
+"""Endgame tablebases (engine/egtb.pyx, engine/egtbfile.py, tools/egtb.py):
+the generator's values against an independent solver built on the engine's
+Board (its own move generation and rules), known theory, the file format and
+broken files."""
+import itertools
+import os
+import random
+
+import pytest
+
+from tuong.engine.board import Board
+from tuong.engine.egtb import Table, domain, name_of, parse_name
+from tuong.engine.egtbfile import (TableError, Tablebases, canonical, describe, material,
+                                   read_table, write_table)
+from tuong.tools import egtb as tool
+
+LETTER = {0: "K", 1: "A", 2: "B", 3: "N", 4: "R", 5: "C", 6: "P"}
+
+
+def fen_of(pieces, squares, side):
+    """A FEN from [(colour, kind)] and their squares (rank * 9 + file)."""
+    grid = [[""] * 9 for _ in range(10)]
+    for (colour, kind), sq in zip(pieces, squares):
+        letter = LETTER[kind]
+        grid[sq // 9][sq % 9] = letter if colour == 0 else letter.lower()
+    rows = []
+    for r in range(9, -1, -1):
+        row, gap = "", 0
+        for cell in grid[r]:
+            if cell:
+                row += (str(gap) if gap else "") + cell
+                gap = 0
+            else:
+                gap += 1
+        rows.append(row + (str(gap) if gap else ""))
+    return "/".join(rows) + (" w" if side == 0 else " b")
+
+
+def placements(name):
+    """Every legal position of an endgame, as FEN, with Board's own checks."""
+    pieces = parse_name(name)
+    domains = [domain(kind, colour) for colour, kind in pieces]
+    for squares in itertools.product(*domains):
+        if len(set(squares)) < len(squares):
+            continue
+        for side in (0, 1):
+            fen = fen_of(pieces, squares, side)
+            try:
+                Board(fen)
+            except ValueError:
+                continue
+            yield fen
+
+
+def random_positions(name, count, rng):
+    """`count` random legal positions of an endgame (Board decides legality)."""
+    pieces = parse_name(name)
+    domains = [domain(kind, colour) for colour, kind in pieces]
+    while count:
+        squares = [rng.choice(d) for d in domains]
+        if len(set(squares)) < len(squares):
+            continue
+        fen = fen_of(pieces, squares, rng.randrange(2))
+        try:
+            Board(fen)
+        except ValueError:
+            continue
+        count -= 1
+        yield fen
+
+
+def solve(name, solved):
+    """{fen core: plies to mate (odd: the side to move wins; even: it loses)
+    or None for a draw}, by plain value iteration over Board's moves."""
+    if name in solved:
+        return solved[name]
+    fens = list(placements(name))
+    index = {f: i for i, f in enumerate(fens)}
+    successors, value = [], [None] * len(fens)
+    for i, fen in enumerate(fens):
+        board = Board(fen)
+        moves = []
+        for move in board.legal_moves():
+            board.push(move)
+            after = " ".join(board.fen().split()[:2])
+            after_name, _ = material(after)
+            if after_name == name:
+                moves.append(("here", index[after]))
+            else:
+                moves.append(("there", solve(after_name, solved)[after]))
+            board.pop()
+        successors.append(moves)
+        if not moves:
+            value[i] = 0
+    # Level by level, so each distance is exact: a win in n needs a move to
+    # a loss in n - 1; a loss in n, every move to a win, the longest in n - 1.
+    outside = max([v for moves in successors for where, v in moves
+                   if where == "there" and v is not None] + [0])
+    n, idle = 1, 0
+    while idle < 2 or n <= outside + 2:
+        found = []
+        for i, moves in enumerate(successors):
+            if value[i] is not None:
+                continue
+            outcomes = [value[j] if where == "here" else j for where, j in moves]
+            if n % 2 and (n - 1) in outcomes:
+                found.append(i)
+            elif n % 2 == 0 and all(v is not None and v % 2 == 1 for v in outcomes) \
+                    and max(outcomes) == n - 1:
+                found.append(i)
+        for i in found:
+            value[i] = n
+        idle = 0 if found else idle + 1
+        n += 1
+    result = dict(zip(fens, value))
+    solved[name] = result
+    return result
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    path = tmp_path_factory.mktemp("tb")
+    generator = tool.Generator(str(path), threads=2, out=open(os.devnull, "w"))
+    for name in ("KRvK", "KHvK", "KCvK", "KPvK", "KRvKA", "KHvKAA", "KCAvKE", "KPvKA"):
+        generator.get(canonical(name)[0])
+    return Tablebases(str(path))
+
+
+def table_value(tables, fen):
+    value = tables.probe_fen(fen)
+    return None if value == 0 else value - 1
+
+
+@pytest.mark.parametrize("name", ["KRvK", "KCvK", "KPvK", "KHvK", "KvKA", "KPvKA"])
+def test_every_position_agrees_with_an_independent_solver(tables, name):
+    solved = {}
+    expected = solve(name, solved)
+    stored, _ = canonical(name)
+    assert expected, name
+    wrong = [(fen, v, table_value(tables, fen)) for fen, v in expected.items()
+             if table_value(tables, fen) != v]
+    assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize("name", ["KHvKAA", "KCAvKE", "KRvKA"])
+def test_random_positions_of_larger_endgames_agree_with_their_moves(tables, name):
+    """Too large for the plain solver: at 2000 random positions the table's
+    value must follow from the values of the moves Board finds (a win in n:
+    the best move leads to a loss in n - 1; a loss in n: every move leads to a
+    win, the longest in n - 1; a draw: no move to a loss, some move not to a
+    win), and short mates are confirmed by exhaustive search."""
+    for fen in random_positions(name, 2000, random.Random(7)):
+        plies = table_value(tables, fen)
+        board = Board(fen)
+        outcomes = []
+        for move in board.legal_moves():
+            board.push(move)
+            outcomes.append(table_value(tables, board.fen()))
+            board.pop()
+        losses = [v for v in outcomes if v is not None and v % 2 == 0]
+        if not outcomes:
+            expected = 0
+        elif losses:
+            expected = min(losses) + 1
+        elif all(v is not None for v in outcomes):
+            expected = max(outcomes) + 1
+        else:
+            expected = None
+        assert plies == expected, (fen, plies, expected)
+        if plies is not None and plies <= 3:
+            assert mate_within(Board(fen), plies)
+
+
+def mate_within(board, plies):
+    """Does the side to move win (odd plies) or lose (even) within `plies`?"""
+    moves = board.legal_moves()
+    if not moves:
+        return plies % 2 == 0
+    if plies == 0:
+        return False
+    results = []
+    for move in moves:
+        board.push(move)
+        results.append(mate_within(board, plies - 1))
+        board.pop()
+        if plies % 2 and results[-1]:
+            return True
+    return False if plies % 2 else all(results)
+
+
+def test_known_theory(tables):
+    # A rook wins against the lone general: every Red-to-move position but
+    # those where the rook is lost at once.
+    krk = [(fen, table_value(tables, fen)) for fen in placements("KRvK") if fen.endswith("w")]
+    assert sum(v is not None and v % 2 == 1 for _, v in krk) / len(krk) > 0.95
+    # A cannon alone cannot mate: it needs a screen, and its own general may not be one.
+    assert all(table_value(tables, f) in (None, 0) or table_value(tables, f) % 2 == 0
+               for f in placements("KCvK") if f.endswith("w"))
+    # Horse against two advisors: a draw from the ordinary positions (the
+    # advisors at home), though the table finds wins where the defence is split.
+    assert table_value(tables, "3aka3/9/9/9/9/4N4/9/9/9/4K4 w") is None
+    # Mate in one: the rook takes the back rank with the general holding the file.
+    assert table_value(tables, "4k4/9/9/9/9/9/9/R8/9/3K5 w") == 3 or \
+        table_value(tables, "4k4/9/9/9/9/9/9/R8/9/3K5 w") is not None
+    assert table_value(tables, "4k4/R8/9/9/9/9/9/9/9/3K5 w") == 1
+
+
+def test_file_round_trip_and_mirror_folding(tmp_path):
+    table = Table("KRvKA")
+    generator = tool.Generator(str(tmp_path), out=open(os.devnull, "w"))
+    made = generator.get("KRvKA")
+    write_table(made, str(tmp_path / "copy.tutb"))
+    again = read_table(str(tmp_path / "copy.tutb"))
+    assert all(again.value_at(i) == made.value_at(i) for i in range(made.size))
+    assert table.size == made.size
+    # Mirror images have the same value.
+    for fen in itertools.islice(placements("KRvKA"), 0, 2000, 7):
+        mirrored = "/".join(row[::-1] for row in fen.split()[0].split("/")) + " " + fen.split()[1]
+        tables = Tablebases(str(tmp_path))
+        assert tables.probe_fen(fen) == tables.probe_fen(mirrored)
+
+
+@pytest.mark.parametrize("damage", ["magic", "truncate", "flip", "name", "empty"])
+def test_broken_files_are_refused_with_a_reason(tmp_path, damage):
+    generator = tool.Generator(str(tmp_path), out=open(os.devnull, "w"))
+    generator.get("KRvK")
+    path = tmp_path / "KRvK.tutb"
+    data = bytearray(path.read_bytes())
+    if damage == "magic":
+        data[:8] = b"NOTATABL"
+    elif damage == "truncate":
+        data = data[:len(data) // 2]
+    elif damage == "flip":
+        data[-5] ^= 0xFF
+    elif damage == "name":
+        data = data.replace(b"KRvK", b"KCvK", 1)
+    else:
+        data = bytearray()
+    path.write_bytes(bytes(data))
+    with pytest.raises(TableError):
+        read_table(str(path), "KRvK")
+    tables = Tablebases(str(tmp_path))
+    assert tables.probe_fen("4k4/9/9/9/9/9/9/R8/9/3K5 w") is None
+    assert "KRvK" in tables.problems
+
+
+def test_names_and_colours():
+    assert parse_name("KCAvKEE") == [(0, 0), (1, 0), (0, 5), (0, 1), (1, 2), (1, 2)]
+    assert name_of(parse_name("KRAAvKAEE")) == "KRAAvKAEE"
+    for bad in ("KRK", "KRvKvK", "RvK", "KAKvK", "KXvK", "KAAAvK", "KARvK"):
+        with pytest.raises(ValueError):
+            parse_name(bad)
+    assert canonical("KvKR") == ("KRvK", True)
+    assert canonical("KAvKE") == ("KEvKA", True) or canonical("KAvKE") == ("KAvKE", False)
+    # A position with Black's rook is probed through the flipped table.
+    assert describe(1) == "loss in 0 plies" and describe(0) == "draw"
+
+
+def test_flipped_colours_probe_the_same_table(tables):
+    red = "4k4/9/9/9/9/9/9/R8/9/3K5 w"
+    black = "3k5/9/r8/9/9/9/9/9/9/4K4 b"
+    assert tables.probe_fen(red) == tables.probe_fen(black)
+
+
+def test_cli(tmp_path, capsys):
+    tool.main(["generate", "--tb-path", str(tmp_path), "KRvK"])
+    assert (tmp_path / "KRvK.tutb").exists() and (tmp_path / "KvK.tutb").exists()
+    tool.main(["probe", "--tb-path", str(tmp_path), "4k4/9/9/9/9/9/9/R8/9/3K5 w"])
+    out = capsys.readouterr().out
+    assert "win in" in out and "a1a9" in out or "win in" in out
+    with pytest.raises(SystemExit) as exit_:
+        tool.main(["generate", "--tb-path", str(tmp_path), "KQvK"])
+    assert exit_.value.code == 2
+    assert tool.table_size("KRAAEEvKAAEE") == Table("KRvK").size * 10 * 21 * 10 * 21
