@@ -26,6 +26,7 @@ class SearchInfo:
     hashfull: int               # per mille of the transposition table in use
     time_ms: int                # since the search started
     pv: tuple                   # the line, as the game writes moves ("h2e2", ...)
+    tbhits: int = 0             # endgame table probes answered in this search
 
     def __post_init__(self):
         object.__setattr__(self, "pv", tuple(self.pv))

@@ -19,6 +19,7 @@ from tuong.engine.movegen cimport (
 from tuong.engine.evaluate cimport evaluate, quick_evaluate
 from tuong.engine.nnue cimport nn_active, nn_push, nn_pop, nn_evaluate
 from tuong.engine.see cimport see_ge
+from tuong.engine.egtb cimport probe_position
 
 # Offsets (square - king + REACH_OFFSET) from which a horse could give
 # check, and from which a piece standing on a horse's leg could uncover
@@ -159,11 +160,23 @@ cdef int xq_rule_result(void* state, int ply, int* score, int* cycle) noexcept n
     """Repetition (engine/repetition.pyx): within the search a position
     repeated once is judged; one that reaches back to the root or before it
     needs a third occurrence. A win or loss by the rules scores as a mate at
-    this ply; any other repetition draws."""
+    this ply; any other repetition draws. Then the endgame tables."""
     cdef Position* p = <Position*> state
     cdef Verdict verdict
-    cdef int plies = find_cycle(p, ply)
+    cdef int plies = find_cycle(p, ply), value
     if plies == 0:
+        # After a capture, a position the endgame tables hold has its exact
+        # value: a mate in the table's plies from here, or a draw.
+        if ply > 0 and p.ply > 0 and p.history[p.ply - 1].captured \
+                and probe_position(p, &value) and value != 255:
+            cycle[0] = 0
+            if value == 0:
+                score[0] = 0
+            elif (value - 1) % 2:
+                score[0] = MATE - (ply + value - 1)
+            else:
+                score[0] = -(MATE - (ply + value - 1))
+            return 1
         return 0
     judge(p, plies, &verdict)
     cycle[0] = plies
