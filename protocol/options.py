@@ -26,6 +26,8 @@ def default_threads():
 
 # EvalFile's value for the weights file the engine ships with.
 DEFAULT_EVAL_FILE = "<default>"
+# BookFile's value for the book the engine ships with (protocol/default.book).
+DEFAULT_BOOK_FILE = "<default>"
 
 TRUE_WORDS = {"true": True, "on": True, "1": True, "yes": True,
               "false": False, "off": False, "0": False, "no": False}
@@ -175,6 +177,19 @@ def engine_options(session):
         # The game: Xiangqi or one of the founding texts' small games.
         Option("UCI_Variant", "combo", "xiangqi", vars=tuple(GAMES),
                on_change=lambda name: session.set_game(name)),
+        # The opening book (protocol/book.py). Off by default, as UCI engines
+        # have it: an analysis, a test or a tuning run must see searches,
+        # never book moves; a GUI or tuong-match turns it on for play. UCCI
+        # names the first two usebook and bookfiles (one file here).
+        Option("OwnBook", "check", False, ucci="usebook",
+               on_change=lambda on: session.set_own_book(on)),
+        # A missing or broken file is reported when set, and the engine
+        # plays on without a book (empty: no book).
+        Option("BookFile", "string", DEFAULT_BOOK_FILE, ucci="bookfiles",
+               on_change=lambda path: session.set_book_file(path)),
+        # Book moves only before this ply of the game (the FEN's move number
+        # counts: `position fen` mid-game is past the book).
+        Option("BookDepth", "spin", 20, 0, 1000, ucci="bookdepth"),
         # UCCI: times in `go` are seconds unless the GUI turns this on
         # (UCCI 2.3+ GUIs do, after seeing the option; see protocol/ucci.py).
         Option(None, "check", False, ucci="usemillisec"),

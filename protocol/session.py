@@ -16,6 +16,9 @@
 |   btime|winc|binc|movestogo N] |   then bestmove M [ponder P] or    |         |
 |   [searchmoves M..]            |   bestmove (none); bad args: error |         |
 |   (a clock, not ours)          | info string warning; moves at once | restarts|
+|   (OwnBook on, a book position)| info string book move M (..), then | restarts|
+|                                |   bestmove M at once (not for      |         |
+|                                |   infinite or ponder; xboard: # ..)|         |
 | go infinite / go ponder ..     | bestmove only after stop/ponderhit | restarts|
 | go perft N                     | M: count .., Nodes searched: N     | stops   |
 | stop                           | bestmove (held or when it ends)    | answered|
@@ -64,6 +67,7 @@ each iteration as one typed record (engine.report.SearchInfo), which every
 dialect reads; the dialect formats every line. Output goes through one locked, flushed writer because
 both threads print.
 """
+import random
 import threading
 from dataclasses import dataclass
 from typing import Optional
@@ -71,7 +75,9 @@ from typing import Optional
 from tuong.engine import evalfile
 from tuong.engine.games import GAMES
 from tuong.protocol import ucci, uci, xboard
-from tuong.protocol.options import engine_options
+from tuong.protocol.book import DEFAULT_PATH as DEFAULT_BOOK_PATH
+from tuong.protocol.book import Book, BookError, game_ply
+from tuong.protocol.options import DEFAULT_BOOK_FILE, engine_options
 from tuong.protocol.text import Output, quote
 
 
@@ -112,6 +118,11 @@ class Session:
         # before the first board (option EvalFile loads another: set_eval_file).
         evalfile.load()
         self.board = self.new_board()
+        # The opening book: read when OwnBook is turned on or BookFile set
+        # (load_book), never at start-up, where it is off.
+        self.book = None
+        self._book_path = None          # the BookFile value self.book was read for
+        self.rng = random.Random()      # the book's weighted choice
         self.options = engine_options(self)
         self.dialect = None
         self.quit = False
@@ -175,6 +186,48 @@ class Session:
             self.board.rescore()
         if self._searcher is not None:
             self._searcher.clear()
+
+    # -- the opening book ------------------------------------------------------
+    def set_own_book(self, on):
+        """Option OwnBook: turned on, BookFile's book is read now (if it was
+        not), so that a bad default book is reported here, not at `go`."""
+        if on and self._book_path != self.options["BookFile"]:
+            self.load_book(self.options["BookFile"])
+
+    def set_book_file(self, path):
+        """Option BookFile: read at once, even with OwnBook off, so that a
+        bad file is reported when it is set."""
+        self.load_book(path)
+
+    def load_book(self, path):
+        """Read the book `path` names (<default>: the shipped one; empty:
+        none). A missing or broken file is an error line and the engine goes
+        on without a book: not with the old one, since a GUI that chose a
+        book must not get another book's moves without knowing."""
+        self._book_path, self.book = path, None
+        if not path:
+            return
+        try:
+            self.book = Book.open(DEFAULT_BOOK_PATH if path == DEFAULT_BOOK_FILE else path)
+        except BookError as err:
+            self.error(f"BookFile {err}; playing without a book")
+
+    def book_move(self, board, banned=()):
+        """The book's Choice for `board`, or None (then the caller searches):
+        only with OwnBook on, in Xiangqi, before BookDepth plies of the game,
+        and among the legal moves not in `banned` (searchmoves, banmoves)."""
+        if not self.options["OwnBook"] or self.game != "xiangqi" or self.book is None:
+            return None
+        fen = board.fen()
+        if game_ply(fen) >= self.options["BookDepth"]:
+            return None
+        excluded = set(banned)
+        legal = [move for move in board.legal_moves() if move not in excluded]
+        try:
+            return self.book.choose(fen, legal, self.rng)
+        except Exception as err:       # a book must never cost the GUI its move: search
+            self.error(f"book probe failed ({err!r}); searching")
+            return None
 
     def static_evaluation(self):
         """Lines for the `eval` command: the static evaluation of the

@@ -149,6 +149,15 @@ class Uci:
         if hold:
             soft = hard = None
         banned = go.get("banned", ())
+        # A book move answers at once; never for infinite or ponder, which
+        # are analysis and pondering, not our move (Session.book_move says
+        # when else).
+        choice = None if hold else self.s.book_move(board, banned)
+        if choice is not None:
+            self.s.stop_search()            # a running search still prints its move first
+            self.out(f"info string {choice.describe()}")
+            self.bestmove(choice)
+            return
         self.s.start_search(board, on_info=self.info, on_done=self.bestmove, hold=hold,
                             depth=go.get("depth"), nodes=go.get("nodes"),
                             soft_ms=soft, hard_ms=hard, banned=tuple(banned),

@@ -24,10 +24,12 @@ FEATURES = ('feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 s
             'reuse=1 analyze=0 colors=0 nps=0 debug=1 smp=1 myname="tuong" variants="xiangqi" '
             'option="Hash -spin 16 1 4096" option="Move Overhead -spin 30 0 5000" '
             'option="Clear Hash -button" option="Repetition -combo *asian /// check-only" '
-            'option="EvalFile -file <default>" done=1')
+            'option="EvalFile -file <default>" option="OwnBook -check 0" '
+            'option="BookFile -file <default>" option="BookDepth -spin 20 0 1000" done=1')
 
-# Commands we accept and have nothing to do for (no pondering, no book, no
-# ICS). Not `cores`: we announce smp=1, and it sets the Threads option.
+# Commands we accept and have nothing to do for (no pondering, no ICS; our
+# book is the OwnBook option: `bk`, a GUI's book hint, is ignored). Not
+# `cores`: we announce smp=1, and it sets the Threads option.
 IGNORED = {"xboard", "accepted", "rejected", "random", "hard", "easy", "computer",
            "name", "rating", "ics", "memory", "egtpath", "nps", "draw",
            "hint", "bk", "white", "black", ".", "exit", "otim"}
@@ -211,6 +213,12 @@ class XBoard:
         board = self.s.board
         if board.is_game_over():
             self.announce_result()
+            return
+        choice = self.s.book_move(board)
+        if choice is not None:
+            # CECP has no info line: `#` starts a line the GUI ignores (debug output).
+            self.out(f"# {choice.describe()}")
+            self.play(choice)
             return
         overhead = self.s.options["Move Overhead"]
         if self.move_ms:

@@ -5,7 +5,8 @@ The lines: valid commands, the same with broken arguments (huge, negative,
 fractional, missing, garbage), bad FENs, illegal moves, every kind of `go`,
 commands during searches, stop/ponderhit storms, option changes mid-search
 (Hash, MultiPV, Threads 1..3, UCI_Variant between the four games with
-positions of the right game and of the wrong one), `ucinewgame`, `go perft`,
+positions of the right game and of the wrong one, the opening book on and
+off with good, missing and broken files), `ucinewgame`, `go perft`,
 raw bytes that are not UTF-8, long lines. Every few lines the driver sends
 `isready` (xboard: `ping`) and waits for its answer, and checks:
 
@@ -247,6 +248,11 @@ class UciLines:
             ("Ponder", lambda: rng.choice(["true", "false", "maybe", ""])),
             ("UCI_Variant", lambda: rng.choice(list(GAMES) + ["XiangQi", "chess", ""])),
             ("No Such Option", lambda: "1"),
+            # The book: on and off, good, missing, endless and wrong files, any depth.
+            ("OwnBook", lambda: rng.choice(["true", "true", "false", "maybe"])),
+            ("BookFile", lambda: rng.choice(["<default>", "<default>", "", "/nonexistent/x.book",
+                                             "/dev/zero", str(ROOT / "README.md")])),
+            ("BookDepth", lambda: rng.choice(["0", "4", "20", "1001", "x"])),
         ] + ([("usemillisec", lambda: rng.choice(["true", "false"])), ("newgame", None),
               ("hashsize", lambda: number(rng, 1, 64)), ("threads", lambda: number(rng, 1, 2)),
               ("clearhash", None)] if self.ucci else []))

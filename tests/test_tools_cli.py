@@ -78,6 +78,18 @@ CASES = [
     ("match", [*MATCH, "-openings", "plies=x", "-log", "{tmp}/m.log",
                "-pgnout", "/nonexistent/dir/x.pgn"]),
     ("match", [*MATCH, "-log", "{tmp}/m.log", "-pgnout", "/nonexistent/dir/x.pgn"]),
+    ("match", [*MATCH, "-openings", "nonsense"]),
+    ("book", ["build", "-o", "{tmp}/b.book"]),
+    ("book", ["build", "{tmp}/missing.pgn", "-o", "{tmp}/b.book"]),
+    ("book", ["build", "{tmp}/games.pgn", "-o", "/nonexistent/x.book"]),
+    # Refused before any engine starts: an analysis would take minutes.
+    ("book", ["build", "--analyse", "8", "-o", "/nonexistent/x.book"]),
+    ("book", ["build", "--analyse", "2", "--depth", "0", "-o", "{tmp}/b.book"]),
+    ("book", ["build", "--analyse", "2", "--margin", "-1", "-o", "{tmp}/b.book"]),
+    ("book", ["probe", "--book", "{tmp}/games.pgn"]),
+    ("book", ["probe", "--book", "{tmp}/missing.book"]),
+    ("book", ["probe", "--moves", "z9z9"]),
+    ("book", ["probe", "rnbakabnr/9/9 w"]),
 ]
 
 
@@ -107,7 +119,8 @@ def test_bad_arguments_get_one_line_and_status_2(tool, args, files):
 
 
 @pytest.mark.parametrize("tool", ["perft", "bench", "compare", "sprt_runner", "openings",
-                                  "positions", "tune", "datagen", "cluster_bench", "train"])
+                                  "positions", "tune", "datagen", "cluster_bench", "train",
+                                  "book"])
 def test_help_is_still_the_full_help(tool):
     proc = subprocess.run([sys.executable, "-m", f"tuong.tools.{tool}", "--help"], cwd=ROOT,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)

@@ -25,7 +25,8 @@ Options (a value list is KEY=VALUE words):
   -tournament round-robin|gauntlet   with 3+ engines (gauntlet: the first plays the rest)
   -openings file=F [format=epd|pgn] [order=sequential|random] [plies=N]
                         default: tools/data/openings.pgn; each opening is played twice,
-                        colours swapped
+                        colours swapped. -openings none: every game from the initial
+                        position (engines with books: option.OwnBook=true for tuong)
   -pgnout FILE          append every finished game, flushed as it ends
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=pentanomial|trinomial]
                         (or positionally: --sprt E0 E1 [ALPHA [BETA]])
@@ -179,6 +180,8 @@ def parse_args(argv):
         elif option == "sprt" and values and all("=" not in v for v in values):
             # The positional form: --sprt ELO0 ELO1 [ALPHA [BETA]].
             cfg[option] = dict(zip(("elo0", "elo1", "alpha", "beta"), values))
+        elif option == "openings" and values == ["none"]:
+            cfg[option] = None                   # the initial position only
         elif option in ("openings", "sprt", "resign", "draw"):
             cfg[option] = _pairs(values, option)
         elif option in ("repeat", "recover"):
@@ -281,6 +284,8 @@ def _rules(cfg):
 
 
 def _openings(spec, seed):
+    if spec is None:                             # -openings none
+        return [(None, [])]
     path = spec.get("file", str(DEFAULT_OPENINGS))
     try:
         openings = pgn.read_openings(path, spec.get("format"))
