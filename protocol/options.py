@@ -190,6 +190,10 @@ def engine_options(session):
         # Book moves only before this ply of the game (the FEN's move number
         # counts: `position fen` mid-game is past the book).
         Option("BookDepth", "spin", 20, 0, 1000, ucci="bookdepth"),
+        # Endgame tables (tuong-egtb generate): a folder of *.tutb files;
+        # empty: none. A bad folder is reported and the engine goes on without.
+        Option("TablebasePath", "string", "", ucci="egtbpaths",
+               on_change=lambda path: session.tablebases.set_path(path)),
         # UCCI: times in `go` are seconds unless the GUI turns this on
         # (UCCI 2.3+ GUIs do, after seeing the option; see protocol/ucci.py).
         Option(None, "check", False, ucci="usemillisec"),

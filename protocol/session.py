@@ -77,6 +77,7 @@ from tuong.engine.games import GAMES
 from tuong.protocol import ucci, uci, xboard
 from tuong.protocol.book import DEFAULT_PATH as DEFAULT_BOOK_PATH
 from tuong.protocol.book import Book, BookError, game_ply
+from tuong.protocol.tablebases import RootTables
 from tuong.protocol.options import DEFAULT_BOOK_FILE, engine_options
 from tuong.protocol.text import Output, quote
 
@@ -123,6 +124,7 @@ class Session:
         self.book = None
         self._book_path = None          # the BookFile value self.book was read for
         self.rng = random.Random()      # the book's weighted choice
+        self.tablebases = RootTables(self.error)   # option TablebasePath
         self.options = engine_options(self)
         self.dialect = None
         self.quit = False
@@ -261,13 +263,20 @@ class Session:
         self.stop_search()
         board = board.copy()
         over = board.is_game_over()
-        failure = None
-        if not over:
+        failure = table = None
+        if not over and self.game == "xiangqi":
+            try:
+                self.tablebases.prepare(board)
+                if not hold:
+                    table = self.tablebases.root_move(board, limits.get("banned", ()))
+            except Exception as err:       # a table must never cost the GUI its move
+                self.error(f"tablebase probe failed ({err!r}); searching")
+        if not over and table is None:
             try:
                 self.searcher.prepare(board, **limits)
             except Exception as err:       # still answer: the worker falls back
                 failure = err
-        bounded = over or any(limits.get(limit) for limit in ("depth", "nodes", "soft_ms",
+        bounded = over or table is not None or any(limits.get(limit) for limit in ("depth", "nodes", "soft_ms",
                                                                 "hard_ms"))
 
         def guarded_info(info):
@@ -281,6 +290,9 @@ class Session:
                 return UnsearchedResult.game_over(board)
             if failure is not None:
                 raise failure
+            if table is not None:          # a won or lost table position: the table's move
+                guarded_info(table[0])
+                return table[1]
             return self.searcher.run(on_info=guarded_info)
 
         def fallback():

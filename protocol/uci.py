@@ -174,6 +174,7 @@ class Uci:
         self.out(f"info depth {info.depth} seldepth {info.seldepth} "
                  f"multipv {info.multipv} score {score} nodes {info.nodes} "
                  f"nps {info.nps} hashfull {info.hashfull} "
+                 + (f"tbhits {info.tbhits} " if info.tbhits else "") +
                  f"time {info.time_ms} pv {' '.join(info.pv)}".rstrip())
 
     def bestmove(self, result):

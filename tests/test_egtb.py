@@ -272,3 +272,90 @@ def test_cli(tmp_path, capsys):
         tool.main(["generate", "--tb-path", str(tmp_path), "KQvK"])
     assert exit_.value.code == 2
     assert tool.table_size("KRAAEEvKAAEE") == Table("KRvK").size * 10 * 21 * 10 * 21
+
+
+# -- in the engine -----------------------------------------------------------------
+
+from tuong.protocol.client import Limit, open_engine  # noqa: E402
+from tuong.tools.referee import Player, TimeControl, play_game  # noqa: E402
+from tuong.tools.web import default_engine  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def tb_path(tables):
+    return tables.path
+
+
+def test_engine_plays_the_table_move_with_its_mate_distance(tables, tb_path):
+    with open_engine(default_engine()) as engine:
+        engine.configure({"TablebasePath": tb_path})
+        for fen in random_positions("KRvKA", 40, random.Random(3)):
+            plies = table_value(tables, fen)
+            if plies is None or Board(fen).is_game_over():
+                continue
+            result = engine.play((fen, []), Limit(depth=4))
+            board = Board(fen)
+            board.push(result.move)
+            after = table_value(tables, board.fen())
+            if plies % 2:                # a win: the move keeps the fastest mate
+                assert result.info.mate == (plies + 1) // 2 and after == plies - 1, fen
+            else:                        # a loss: the slowest
+                assert result.info.mate == -(plies // 2) and after == plies - 1, fen
+
+
+def test_tbhits_are_reported(tb_path):
+    """Red's rook can take one of the two advisors: the search lands in KRvKA."""
+    import pexpect
+    from pexpect.popen_spawn import PopenSpawn
+    child = PopenSpawn(default_engine(), encoding="utf-8", timeout=30)
+    child.sendline("uci")
+    child.expect("uciok")
+    child.sendline(f"setoption name TablebasePath value {tb_path}")
+    child.sendline("position fen 3ak4/4a4/9/9/9/9/9/9/9/3R1K3 w")
+    child.sendline("go depth 7")
+    child.expect(r"tbhits (\d+) .*\n(.|\n)*bestmove")
+    assert int(child.match.group(1)) > 0
+    child.sendline("quit")
+    child.wait()
+
+
+@pytest.mark.parametrize("damage", ["folder", "broken"])
+def test_bad_tables_leave_the_engine_playing(tmp_path, damage):
+    import pexpect
+    from pexpect.popen_spawn import PopenSpawn
+    path = tmp_path / "missing"
+    if damage == "broken":
+        path = tmp_path
+        (tmp_path / "KRvK.tutb").write_bytes(b"TUONGTB1" + b"\x00" * 40)
+    child = PopenSpawn(default_engine(), encoding="utf-8", timeout=30)
+    child.sendline("uci")
+    child.expect("uciok")
+    child.sendline(f"setoption name TablebasePath value {path}")
+    child.sendline("position fen 4k4/9/9/9/9/9/9/R8/9/3K5 w")
+    child.sendline("go depth 3")
+    child.expect("info string error: TablebasePath")
+    child.expect(r"bestmove \w+")
+    child.sendline("quit")
+    child.wait()
+
+
+def test_won_table_positions_are_converted(tables, tb_path):
+    """tuong with the tables against tuong without, from won positions of
+    three endgames: every game ends in a mate (or no legal move) for the winner."""
+    winners = []
+    rng = random.Random(11)
+    for name in ("KRvKA", "KHvKA", "KCAvKE"):
+        for fen in random_positions(name, 400, rng):
+            plies = table_value(tables, fen)
+            if plies is not None and plies % 2 and plies >= 5 and fen.endswith("w"):
+                winners.append(fen)
+                break
+    assert len(winners) == 3
+    with open_engine(default_engine()) as strong, open_engine(default_engine()) as weak:
+        strong.configure({"TablebasePath": tb_path})
+        for fen in winners:
+            game = play_game(Player("tables", strong, TimeControl(nodes=2000)),
+                             Player("search", weak, TimeControl(nodes=20000)), (fen, []))
+            assert game.result == "1-0" and game.termination in ("checkmate", "stalemate"), \
+                (fen, game.reason)          # no legal move loses: the table counts both
+            assert len(game.moves) <= table_value(tables, fen)

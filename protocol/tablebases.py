@@ -1,0 +1,145 @@
+"""The endgame tables in the engine (option TablebasePath): which tables the
+search probes, and the move at the root.
+
+The search probes tables from C without the GIL, so they must be in memory
+(engine/egtb.pyx's install): at each `go`, the tables the position can reach
+by captures (a subset of its material, in either colouring) are read, once,
+and installed, but only when the position has at most two pieces more than
+the largest table: in a middlegame no capture sequence the search sees ends
+in a table, and nothing is read.
+
+At the root a position in a table that is won or lost is played from the
+table: the fastest win, the slowest loss, reported as `score mate N` with
+the table's line. A drawn one is left to the search, which applies the
+repetition rules (a table draw assumes that any cycle draws).
+"""
+from collections import Counter
+
+from tuong.engine import egtb
+from tuong.engine.egtbfile import TableError, Tablebases, material
+from tuong.engine.report import SearchInfo
+from tuong.engine.search import SearchResult
+
+PV_LIMIT = 30                      # plies of the table's line shown at the root
+
+
+def _parts(name):
+    red, black = name.split("v")
+    return Counter(red), Counter(black)
+
+
+def _within(small, large):
+    return all(large[k] >= n for k, n in small.items())
+
+
+class RootTables:
+    """The tables of one engine process."""
+
+    def __init__(self, report_error):
+        self.report_error = report_error
+        self.tables = None               # a Tablebases, or None (off)
+        self.installed = frozenset()
+        self.probes = 0                  # root probes answered (info tbhits)
+
+    def set_path(self, path):
+        """Option TablebasePath; empty turns the tables off. A bad folder is
+        reported and the engine goes on without tables."""
+        egtb.install([])
+        self.installed = frozenset()
+        self.tables = None
+        if not path:
+            return
+        try:
+            self.tables = Tablebases(path)
+        except TableError as error:
+            self.report_error(f"TablebasePath {error}; playing without tables")
+            return
+        if not self.tables.names:
+            self.report_error(f"TablebasePath {path}: no tables (*.tutb) in it")
+
+    def prepare(self, board):
+        """Install the tables `board`'s position can reach by captures."""
+        if self.tables is None:
+            return
+        name, pieces = material(board.fen())
+        wanted = set()
+        if len(pieces) <= self.tables.max_pieces + 2:
+            red, black = _parts(name)
+            for table in self.tables.names:
+                t_red, t_black = _parts(table)
+                if (_within(t_red, red) and _within(t_black, black)) or \
+                        (_within(t_red, black) and _within(t_black, red)):
+                    wanted.add(table)
+        if wanted == self.installed:
+            return
+        loaded = [self.tables.table(n) for n in sorted(wanted)]
+        for problem in self._new_problems():
+            self.report_error(f"TablebasePath: {problem}; that table is not used")
+        egtb.install([t for t in loaded if t is not None])
+        self.installed = frozenset(wanted)
+
+    def _new_problems(self):
+        reported = getattr(self, "_reported", set())
+        fresh = [p for n, p in self.tables.problems.items() if n not in reported]
+        self._reported = reported | set(self.tables.problems)
+        return fresh
+
+    def value(self, board):
+        """The table's value byte for `board`, or None."""
+        if self.tables is None:
+            return None
+        value = self.tables.probe_fen(board.fen())
+        self.probes += value is not None
+        return value
+
+    def root_move(self, board, banned=()):
+        """(SearchInfo, SearchResult) for a won or lost table position, else None."""
+        self.probes = 0
+        value = self.value(board)
+        if value in (None, 0, 255):
+            return None
+        line = self._line(board, banned)
+        if not line:
+            return None
+        plies = value - 1
+        mate = (plies + 1) // 2 if plies % 2 else -(plies // 2)
+        info = SearchInfo(depth=plies or 1, seldepth=plies or 1, multipv=1, score=None,
+                          mate=mate, bound=None, nodes=0, nps=0, hashfull=0, time_ms=0,
+                          pv=line, tbhits=self.probes)
+        return info, SearchResult(best=line[0], ponder=line[1] if len(line) > 1 else None,
+                                  score=None, mate=mate, depth=plies, pv=line)
+
+    def _line(self, board, banned):
+        """The table's best play from `board`: the fastest win, the slowest loss."""
+        scratch, line = board.copy(), []
+        while len(line) < PV_LIMIT:
+            best, best_rank = None, None
+            for move in scratch.legal_moves():
+                if not line and move in banned:
+                    continue
+                scratch.push(move)
+                after = self.value(scratch)
+                scratch.pop()
+                if after is None or after == 255:
+                    continue
+                rank = _rank(after)
+                if best_rank is None or rank > best_rank:
+                    best, best_rank = move, rank
+            if best is None:
+                break
+            line.append(best)
+            scratch.push(best)
+            if self.value(scratch) in (0, None) or scratch.is_game_over():
+                break
+        return line
+
+
+def _rank(after):
+    """How good a move is for its mover, from the opponent's value after it:
+    a quick win best, then slower wins, a draw, slow losses, quick losses."""
+    if after == 0:
+        return 0
+    plies = after - 1
+    if plies % 2 == 0:                   # the opponent is lost
+        return 1000 - plies
+    return -1000 + plies
