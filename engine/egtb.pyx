@@ -65,6 +65,7 @@ cdef enum:
     INVALID = 255
 
 LETTERS = "KAEHRCP"
+MAX_SIZE = 1 << 36               # positions in one table: 64 GiB of values
 # Order of pieces within a side's part of the name and of the index.
 ORDER = {k: i for i, k in enumerate("KRCHPAE")}
 
@@ -477,6 +478,7 @@ cdef class Table:
     cdef Spec spec
     cdef uint8_t* values
     cdef uint8_t* counts
+    cdef uint8_t* floors         # while generating: the longest loss a capture leads to
     cdef SubMap subs[MAXP]       # by captured piece number
     cdef int nsubs
     cdef readonly str name
@@ -487,10 +489,12 @@ cdef class Table:
     def __cinit__(self):
         self.values = NULL
         self.counts = NULL
+        self.floors = NULL
 
     def __dealloc__(self):
         free(self.values)
         free(self.counts)
+        free(self.floors)
 
     def __init__(self, str name):
         pieces = parse_name(name)
@@ -519,9 +523,14 @@ cdef class Table:
                 s.dom[g][k] = q
                 s.dpos[g][q] = k
         s.ngroups = g + 1
+        size = 2
         for g in range(s.ngroups):
             s.radix[g] = s.dsize[g] * (s.dsize[g] - 1) // 2 if s.gsize[g] == 2 else s.dsize[g]
-            s.size *= s.radix[g]
+            size *= s.radix[g]
+        if size > MAX_SIZE:
+            raise ValueError(f"{name}: {size:,} positions, more than this generator holds "
+                             f"({MAX_SIZE:,})")
+        s.size = size
         self.values = <uint8_t*> calloc(s.size, 1)
         if self.values == NULL:
             raise MemoryError(f"{name}: {s.size} bytes")
@@ -611,6 +620,9 @@ cdef class Table:
             else:
                 self.values[index] = DRAW
                 self.counts[index] = <uint8_t>open_moves
+                # A capture into a lost position for us: the loss, if it comes
+                # to that, is at least this long.
+                self.floors[index] = <uint8_t>(worst_loss + 1)
 
     cdef int level_range(self, int d, int64_t start, int64_t end) noexcept nogil:
         """Spread the positions decided at DTM d to their predecessors
@@ -647,10 +659,86 @@ cdef class Table:
                                 self.values[j] = next_code
                         elif old == DRAW and self.counts[j] > 0:
                             if egtb_dec(&self.counts[j]) == 0:
-                                self.values[j] = next_code
+                                # The longest of the losses: this level's, or a
+                                # capture's (then it is spread at its own level).
+                                self.values[j] = next_code if self.floors[j] + 1 <= next_code \
+                                    else <uint8_t>(self.floors[j] + 1)
                 p.side = 1 - mover
                 move_piece(&p, i, frm)
         return found
+
+    cdef int64_t verify_range(self, int64_t start, int64_t end) noexcept nogil:
+        """Positions whose value does not follow from their moves' values (a
+        win in n: the best move reaches a loss in n - 1; a loss in n: every
+        move reaches a win, the longest in n - 1; a draw: neither)."""
+        cdef Spec* s = &self.spec
+        cdef Pos p
+        cdef int piece[MAXMOVES]
+        cdef int target[MAXMOVES]
+        cdef int n, k, i, to, frm, taken, v, legal, best_win, worst_loss, drawn, expected
+        cdef int64_t index, j, wrong = 0
+        for index in range(start, end):
+            if self.values[index] == INVALID:
+                continue
+            decode(s, index, &p)
+            n = moves_of(s, &p, p.side, piece, target)
+            legal = drawn = 0
+            best_win = 1000
+            worst_loss = -1
+            for k in range(n):
+                i = piece[k]
+                to = target[k]
+                frm = p.sq[i]
+                taken = <int>p.board[to] - 1
+                if taken >= 0:
+                    p.sq[taken] = -1
+                move_piece(&p, i, to)
+                p.side = 1 - p.side
+                if not attacked(s, &p, 1 - p.side):
+                    legal += 1
+                    if taken >= 0:
+                        p.side = 1 - p.side
+                        v = sub_value(&self.subs[taken], &p)
+                        p.side = 1 - p.side
+                    else:
+                        j = encode(s, &p)
+                        v = self.values[j] if j >= 0 else INVALID
+                    if v == DRAW or v == INVALID:
+                        drawn = 1
+                    elif (v - 1) % 2 == 0:
+                        best_win = min(best_win, v)
+                    else:
+                        worst_loss = max(worst_loss, v - 1)
+                p.side = 1 - p.side
+                move_piece(&p, i, frm)
+                if taken >= 0:
+                    p.sq[taken] = to
+                    p.board[to] = <uint8_t>(taken + 1)
+            if legal == 0:
+                expected = 1
+            elif best_win < 1000:
+                expected = best_win + 1
+            elif drawn:
+                expected = DRAW
+            else:
+                expected = worst_loss + 2
+            if expected != self.values[index]:
+                wrong += 1
+        return wrong
+
+    def verify(self, int threads=2):
+        """How many positions disagree with their moves (0 for a sound table)."""
+        missing = [name for i, name in self.captures() if self.subs[i].spec == NULL]
+        if missing:
+            raise ValueError(f"{self.name}: link the smaller tables first: {missing}")
+        bounds = [self.spec.size * t // threads for t in range(threads + 1)]
+        return _parallel(lambda a, b: self._verify(a, b), bounds)
+
+    def _verify(self, int64_t a, int64_t b):
+        cdef int64_t wrong
+        with nogil:
+            wrong = self.verify_range(a, b)
+        return wrong
 
     def generate(self, int threads=2, progress=None):
         """Fill the table (its smaller tables linked first). `progress(d)`
@@ -660,8 +748,9 @@ cdef class Table:
             raise ValueError(f"{self.name}: link the smaller tables first: {missing}")
         cdef int64_t size = self.spec.size
         self.counts = <uint8_t*> calloc(size, 1)
-        if self.counts == NULL:
-            raise MemoryError(f"{self.name}: {size} bytes of counts")
+        self.floors = <uint8_t*> calloc(size, 1)
+        if self.counts == NULL or self.floors == NULL:
+            raise MemoryError(f"{self.name}: {2 * size} bytes of counts")
         self.overflow = 0
         bounds = [size * t // threads for t in range(threads + 1)]
         _parallel(lambda a, b: self._init(a, b), bounds)
@@ -677,7 +766,8 @@ cdef class Table:
             d += 1
         self.max_dtm = d - 1
         free(self.counts)
-        self.counts = NULL
+        free(self.floors)
+        self.counts = self.floors = NULL
 
     def _init(self, int64_t a, int64_t b):
         with nogil:
@@ -723,6 +813,11 @@ cdef class Table:
         return [p.sq[i] for i in range(self.spec.n)], p.side
 
     # -- files -------------------------------------------------------------------
+
+    def folded_size(self):
+        """Bytes of folded()."""
+        block = self.spec.size // self.spec.radix[0]
+        return block * sum(1 for k in range(self.spec.radix[0]) if self.spec.dom[0][k] % 9 != 5)
 
     def folded(self):
         """The values with the left-right mirror folded away: the positions

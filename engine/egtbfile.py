@@ -96,10 +96,15 @@ def read_table(path, expected_name=None):
         raise TableError(f"{path}: {error}") from None
     if table.size != size:
         raise TableError(f"{path}: {size} positions, {name} has {table.size}")
+    expected = table.folded_size()
     try:
-        data = lzma.decompress(packed)
+        # No more than the table can hold: a crafted file cannot balloon.
+        decompressor = lzma.LZMADecompressor()
+        data = decompressor.decompress(packed, max_length=expected + 1)
     except lzma.LZMAError as error:
         raise TableError(f"{path}: corrupt data ({error})") from None
+    if len(data) != expected or not decompressor.eof:
+        raise TableError(f"{path}: {len(data)} values, expected {expected}")
     if zlib.crc32(data) != crc:
         raise TableError(f"{path}: checksum mismatch (a damaged file)")
     try:
@@ -135,10 +140,12 @@ class Tablebases:
         if not os.path.isdir(path):
             raise TableError(f"{path}: not a folder")
         self.path = path
-        self.names = {f[:-len(SUFFIX)] for f in os.listdir(path) if f.endswith(SUFFIX)}
+        # A file whose name is no endgame's is not a table (and is ignored).
+        self.names = {f[:-len(SUFFIX)] for f in os.listdir(path)
+                      if f.endswith(SUFFIX) and _parses(f[:-len(SUFFIX)])}
         self.tables = {}
         self.problems = {}
-        self.max_pieces = max((len(parse_name(n)) for n in self.names if _parses(n)), default=0)
+        self.max_pieces = max((len(parse_name(n)) for n in self.names), default=0)
 
     def table(self, name):
         """The table of a canonical name, or None."""

@@ -121,7 +121,8 @@ def solve(name, solved):
 def tables(tmp_path_factory):
     path = tmp_path_factory.mktemp("tb")
     generator = tool.Generator(str(path), threads=2, out=open(os.devnull, "w"))
-    for name in ("KRvK", "KHvK", "KCvK", "KPvK", "KRvKA", "KHvKAA", "KCAvKE", "KPvKA"):
+    for name in ("KRvK", "KHvK", "KCvK", "KPvK", "KRvKA", "KHvKAA", "KCAvKE", "KPvKA", "KHvKP",
+                 "KPvKPA", "KRAvKR"):
         generator.get(canonical(name)[0])
     return Tablebases(str(path))
 
@@ -142,7 +143,9 @@ def test_every_position_agrees_with_an_independent_solver(tables, name):
     assert not wrong, wrong[:5]
 
 
-@pytest.mark.parametrize("name", ["KHvKAA", "KCAvKE", "KRvKA"])
+# KHvKP, KPvKPA: an attacker on each side; in KPvKPA a capture can lose (Red takes
+# the advisor and the race of the pawns is lost).
+@pytest.mark.parametrize("name", ["KHvKAA", "KCAvKE", "KRvKA", "KHvKP", "KPvKPA"])
 def test_random_positions_of_larger_endgames_agree_with_their_moves(tables, name):
     """Too large for the plain solver: at 2000 random positions the table's
     value must follow from the values of the moves Board finds (a win in n:
@@ -186,6 +189,15 @@ def mate_within(board, plies):
         if plies % 2 and results[-1]:
             return True
     return False if plies % 2 else all(results)
+
+
+def test_every_table_follows_from_its_moves(tables):
+    """tuong-egtb verify: every position of every table here against its
+    moves' values (KRAvKR among them, where a capture can lose: the loss's
+    distance is the longest of the capture's and the others')."""
+    generator = tool.Generator(tables.path, out=open(os.devnull, "w"))
+    for name in sorted(tables.names):
+        assert generator.verify(name) == 0, name
 
 
 def test_known_theory(tables):
@@ -239,9 +251,10 @@ def test_broken_files_are_refused_with_a_reason(tmp_path, damage):
     path.write_bytes(bytes(data))
     with pytest.raises(TableError):
         read_table(str(path), "KRvK")
+    (tmp_path / "notes.tutb").write_text("not a table")      # a stray file is ignored
     tables = Tablebases(str(tmp_path))
     assert tables.probe_fen("4k4/9/9/9/9/9/9/R8/9/3K5 w") is None
-    assert "KRvK" in tables.problems
+    assert "KRvK" in tables.problems and "notes" not in tables.names
 
 
 def test_names_and_colours():
@@ -359,3 +372,59 @@ def test_won_table_positions_are_converted(tables, tb_path):
             assert game.result == "1-0" and game.termination in ("checkmate", "stalemate"), \
                 (fen, game.reason)          # no legal move loses: the table counts both
             assert len(game.moves) <= table_value(tables, fen)
+
+
+def quiet_draws(tables, board):
+    """The side to move's moves that keep a table draw and neither check
+    nor chase (Board.chases: the repetition rules' own definition)."""
+    mover, quiet = board.turn, []
+    for move in board.legal_moves():
+        board.push(move)
+        if table_value(tables, board.fen()) is None and not board.in_check() \
+                and not board.chases(mover):
+            quiet.append(move)
+        board.pop()
+    return quiet
+
+
+def drawing_moves(tables, board):
+    out = []
+    for move in board.legal_moves():
+        board.push(move)
+        if table_value(tables, board.fen()) is None:
+            out.append(move)
+        board.pop()
+    return out
+
+
+@pytest.mark.parametrize("name", ["KHvKAA", "KCAvKE", "KRvKA"])
+def test_no_table_draw_rests_on_a_perpetual_check_or_chase(tables, name):
+    """The tables score any cycle as a draw; under our rules a side that
+    checks or chases with every move of a cycle loses instead. So at every
+    drawn position sampled, the side to move must be able to keep the draw
+    without checking or chasing on its move, or, where every drawing move
+    checks or chases (a forced move), on its next move whatever the reply:
+    then no cycle it needs is a perpetual check or chase."""
+    checked = forced = 0
+    for fen in random_positions(name, 4000, random.Random(5)):
+        if table_value(tables, fen) is not None:
+            continue
+        board = Board(fen)
+        checked += 1
+        if quiet_draws(tables, board):
+            continue
+        forced += 1
+        held = False
+        for move in drawing_moves(tables, board):
+            board.push(move)
+            replies_ok = True
+            for reply in drawing_moves(tables, board):
+                board.push(reply)
+                replies_ok = replies_ok and bool(quiet_draws(tables, board))
+                board.pop()
+            board.pop()
+            if replies_ok:
+                held = True
+                break
+        assert held, fen
+    assert checked >= 50 and forced < checked // 10, (checked, forced)

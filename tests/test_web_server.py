@@ -87,6 +87,11 @@ def test_foreign_origin_is_refused(server):
         with pytest.raises(websockets.exceptions.InvalidStatus):
             async with connect(server.ws, origin="http://evil.example"):
                 pass
+        # A rebinding site: its own name in Host and Origin, our address underneath.
+        with pytest.raises(websockets.exceptions.InvalidStatus):
+            async with connect(server.ws, origin="http://evil.example:80",
+                               additional_headers={"Host": "evil.example:80"}):
+                pass
         host = server.url.split("/")[2]
         async with connect(server.ws, origin=f"http://{host}") as ws:
             assert (await receive(ws, "state"))["variant"] == "xiangqi"

@@ -37,6 +37,16 @@ class Page:
         await self.session.handle(message)
         return self.sent[-1]
 
+    async def ask(self, kind, **message):
+        """Send, then wait for the answer of type `kind` (a type or a tuple
+        of them) or an error."""
+        kinds = (kind, "error") if isinstance(kind, str) else kind + ("error",)
+        count = len(self.sent)
+        await self.session.handle(message)
+        await self.until(lambda: any(m["type"] in kinds for m in self.sent[count:]),
+                         f"a {kind}")
+        return next(m for m in self.sent[count:] if m["type"] in kinds)
+
     def last(self, kind):
         return next(m for m in reversed(self.sent) if m["type"] == kind)
 
@@ -60,6 +70,8 @@ def run(coroutine):
 def test_play_hint_undo_against_the_engine():
     async def body():
         async with Page() as page:
+            # Past the opening book (move 30), so that the engine searches its reply.
+            await page.send(type="new", fen=START.replace(" 0 1", " 0 30"))
             await page.send(type="mode", engine="b", level={"kind": "nodes", "value": 2000})
             state = await page.send(type="move", move="h2e2")
             assert state["thinking"] and state["legal"] == []
@@ -71,12 +83,13 @@ def test_play_hint_undo_against_the_engine():
             assert reply["move"] in board.legal_moves()
             assert reply["text"] and reply["fen"] == state["fen"]
             # The hint comes from the engine's last search: its predicted reply.
-            hint = await page.send(type="hint")
+            hint = await page.ask("hint", type="hint")
             assert hint["type"] == "hint" and hint["source"] == "last search"
             board.push(reply["move"])
             assert hint["move"] in board.legal_moves()
             state = await page.send(type="undo")
-            assert state["moves"] == [] and state["fen"] == START and state["legal"]
+            assert state["moves"] == [] and state["fen"].split()[0] == START.split()[0] \
+                and state["legal"]
     run(body())
 
 
@@ -84,7 +97,7 @@ def test_hint_without_a_known_line_searches():
     async def body():
         async with Page() as page:
             await page.send(type="mode", engine=None)
-            hint = await page.send(type="hint")
+            hint = await page.ask("hint", type="hint")
             assert hint["type"] == "hint" and hint["source"] == "new search"
             assert hint["move"] in Board().legal_moves()
     run(body())
@@ -117,6 +130,9 @@ def test_bad_messages_get_errors_and_keep_the_state():
                 {"type": "restore", "game": {"variant": "xiangqi", "moves": ["h2e2", "a0a9"]}},
                 {"type": "restore", "game": "nope"},
                 {"type": "resign", "extra": [1, 2, 3]},
+                {"type": "mode", "engine": "b", "level": {"kind": []}},
+                {"type": "restore", "game": {"variant": "xiangqi", "start_fen": "bad",
+                                             "mode": {"level": {"kind": "clock", "base": 60}}}},
             ]
             for message in hostile:
                 await page.session.handle(message)
@@ -124,6 +140,7 @@ def test_bad_messages_get_errors_and_keep_the_state():
                 assert page.sent[-1]["message"]
             after = page.session.state()
             assert after["moves"] == before["moves"] and after["fen"] == before["fen"]
+            assert after["mode"] == before["mode"] and after["clocks"] is None
     run(body())
 
 
@@ -214,6 +231,8 @@ def test_annotation_marks_and_comments():
             for move in ("h2e2", "h9g7", "e2e6"):   # the cannon takes a pawn, and is lost
                 await page.send(type="move", move=move)
             await page.send(type="annotate", movetime=0.1)
+            await page.until(lambda: any(m["type"] == "annotation" and "summary" in m
+                                         for m in page.sent), "the annotation")
             done = page.last("annotation")
             assert done["done"] == done["total"] == 4 and len(done["summary"]) == 2
             state = page.last("state")
@@ -273,4 +292,20 @@ def test_a_set_up_position_that_is_already_mate_has_its_result():
         async with Page() as page:
             state = await page.send(type="new", fen="R2k5/1R7/9/9/9/9/9/9/9/4K4 b")
             assert state["result"]["termination"] == "checkmate" and state["legal"] == []
+    run(body())
+
+
+def test_a_draw_offer_during_analysis_answers_at_once():
+    async def body():
+        async with Page() as page:
+            await page.send(type="new", fen=START.replace(" 0 1", " 0 30"))
+            await page.send(type="mode", engine="b", level={"kind": "nodes", "value": 1000})
+            await page.send(type="move", move="h2e2")
+            await page.engine_moved()
+            await page.send(type="goto", ply=0)
+            await page.send(type="analyse", on=True)
+            answer = await page.ask(("notice", "state"), type="draw")
+            assert answer["type"] in ("error", "notice", "state")
+            state = await page.send(type="undo")          # the page is still heard
+            assert state["type"] == "state"
     run(body())

@@ -48,9 +48,19 @@ def default_engine():
     return [found] if found else [sys.executable, "-m", "tuong.protocol"]
 
 
-def origin_allowed(origin, host):
-    """A page's Origin must name this server (scheme http(s), the Host it
-    asked for). A client that sends no Origin is not a browser page."""
+def origin_allowed(origin, host, names):
+    """A page may open the WebSocket only when the Host it asked for is one
+    of this server's own `names` (a rebinding site's name is not: DNS
+    rebinding) and its Origin names that same Host. A client that sends no
+    Origin is not a browser page."""
+    try:
+        hostname = urlsplit(f"//{host or ''}").hostname
+    except ValueError:
+        return False
+    if hostname is None:
+        return False
+    if hostname.lower() not in names and not ("*" in names and _is_address(hostname)):
+        return False
     if origin is None:
         return True
     parts = urlsplit(origin)
@@ -60,8 +70,13 @@ def origin_allowed(origin, host):
 class Server:
     """The sessions of one tuong-web process."""
 
-    def __init__(self, engine_argv, protocol="uci", max_sessions=8, idle_timeout=3600.0):
+    def __init__(self, engine_argv, protocol="uci", max_sessions=8, idle_timeout=3600.0,
+                 host="127.0.0.1"):
         self.engine_argv, self.protocol = engine_argv, protocol
+        # The names a page may reach us by: loopback's, and the one we bind to.
+        self.names = {"127.0.0.1", "localhost", "::1", host.strip("[]").lower()}
+        if host in ("0.0.0.0", "::", ""):
+            self.names.add("*")          # every address of this machine, by number
         self.max_sessions, self.idle_timeout = max_sessions, idle_timeout
         self.sessions = set()
         self.engine_name = os.path.basename(engine_argv[0]) if engine_argv[0] != sys.executable \
@@ -100,7 +115,7 @@ class Server:
         from starlette.websockets import WebSocketDisconnect
         from tuong.tools.websession import Session
 
-        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), self.names):
             await ws.close(code=1008, reason="origin not allowed")
             return
         await ws.accept()
@@ -112,8 +127,12 @@ class Server:
         outbox = asyncio.Queue()
 
         def emit(message):
-            # Analysis lines are dropped, never the state, for a page that lags.
+            # Analysis lines are dropped, never the state, for a page that lags;
+            # a page that reads nothing at all is let go.
             if outbox.qsize() > OUTBOX_LIMIT and message.get("type") == "info":
+                return
+            if outbox.qsize() > 4 * OUTBOX_LIMIT:
+                receiving.cancel()
                 return
             outbox.put_nowait(message)
 
@@ -126,6 +145,7 @@ class Server:
                 await ws.send_text(json.dumps(message))
 
         sending = asyncio.create_task(writer())
+        receiving = asyncio.current_task()
         try:
             emit(session.state())
             while True:
@@ -145,8 +165,8 @@ class Server:
                     emit({"type": "error", "message": "not JSON"})
                     continue
                 await session.handle(message)
-        except (WebSocketDisconnect, RuntimeError, KeyError):
-            pass                            # the page went away (or sent a non-text frame)
+        except (WebSocketDisconnect, RuntimeError, KeyError, asyncio.CancelledError):
+            pass                            # the page went away, sent a non-text frame, or lagged
         finally:
             sending.cancel()
             self.sessions.discard(session)
@@ -169,6 +189,15 @@ def _with_headers(app):
             await send(message)
         return await app(scope, receive, send_with_headers)
     return wrapped
+
+
+def _is_address(name):
+    """An IP address written out (a rebinding attack needs a DNS name)."""
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return False
 
 
 def _loopback(host):
@@ -200,7 +229,7 @@ def main(argv=None):
     if args.max_sessions < 1 or args.idle_timeout <= 0 or not 0 <= args.port <= 65535:
         parser.error("--max-sessions and --idle-timeout must be positive, --port 0-65535")
     engine = shlex.split(args.engine) if args.engine else default_engine()
-    server = Server(engine, args.protocol, args.max_sessions, args.idle_timeout)
+    server = Server(engine, args.protocol, args.max_sessions, args.idle_timeout, args.host)
     if not _loopback(args.host):
         print(f"tuong-web: WARNING: listening on {args.host}: anyone who can reach this "
               "address can use the page and start engines on this machine", file=sys.stderr)

@@ -59,6 +59,8 @@ class Level:
         if not isinstance(data, dict):
             raise Refused("level must be an object")
         kind = data.get("kind")
+        if not isinstance(kind, str):
+            raise Refused("level kind must be nodes, depth, movetime or clock")
         if kind == "clock":
             base, inc = _number(data.get("base"), "base", 1, 36000), \
                 _number(data.get("inc", 0), "inc", 0, 600)
@@ -120,6 +122,7 @@ class Session:
         self.loop = asyncio.get_running_loop()
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="tuong-web-engine")
         self.engine = None
+        self._set = {}                   # options set on the engine (MultiPV, OwnBook)
         self.search = None               # the running client Analysis, if any
         self.epoch = 0                   # bumped by every change of the game
         self.view = 0                    # bumped by every change of the shown position
@@ -132,6 +135,7 @@ class Session:
         self.lines = {}                  # fen -> (pv, cp, mate, depth): known best lines
         self.annotated = None            # the annotation's searches, by ply
         self.closed = False
+        self.flag_task = self._last_task = None
         self._new_game("xiangqi", None)
 
     # -- the game -------------------------------------------------------------
@@ -321,8 +325,12 @@ class Session:
         end = self._board(len(self.moves))
         if game:
             self._start_clock()
+            if self.flag_task is not None:
+                self.flag_task.cancel()
+                self.flag_task = None
             if self.clock_since:
                 self._spawn(self._watch_flag(self.epoch))
+                self.flag_task = self._last_task
             if not self.result and not end.is_game_over() and self.engine_side == end.turn:
                 self.thinking = True
                 self._spawn(self._engine_move(self.epoch))
@@ -331,9 +339,28 @@ class Session:
         self.emit(self.state())
 
     def _spawn(self, coroutine):
-        task = self.loop.create_task(coroutine)
+        """Run a coroutine beside the message loop (searches take long: the
+        page must stay heard). A refusal inside becomes an `error`; any other
+        failure a notice, and the engine stops playing a side."""
+        async def guarded():
+            try:
+                await coroutine
+            except Refused as refusal:
+                self.emit({"type": "error", "message": str(refusal)})
+                if self.thinking:
+                    self.thinking, self.engine_side = False, None
+                    await self._changed()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:          # a bug must not leave `thinking` set
+                self.emit({"type": "notice", "text": f"internal error: {error!r}"})
+                self.thinking, self.engine_side = False, None
+                await self._changed()
+        task = self.loop.create_task(guarded())
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(lambda _: coroutine.close())   # cancelled before it started
+        self._last_task = task
 
     # -- the engine -----------------------------------------------------------
 
@@ -350,7 +377,11 @@ class Session:
             self._notify_threadsafe(f"{self.engine_name} stopped ({self._broken}); restarted")
         if self.engine is None:
             self.engine = self.open_engine()
+            if self.closed:                  # the page went while the engine started
+                self.engine.close()
+                raise Refused("the page is closed")
             self._broken = None
+            self._set = {}                   # nothing known of a new engine: set all
         if self.engine.variant != self.variant:
             try:
                 self.engine.configure({"UCI_Variant": self.variant})
@@ -368,14 +399,19 @@ class Session:
 
     async def _search(self, kind, stale, position, limit, multipv=1, on_info=None, timeout=None):
         """Run one search on the worker; its PlayResult, or None when it went
-        stale (see _stale) before or during it, or the engine failed."""
+        stale (see _stale) before or during it, or the engine failed. The
+        engine's own book (OwnBook, where it has one) plays its moves in a
+        game; hints, analysis and annotation always search."""
         def job():
             if stale():
                 return None
             engine = self._ensure_engine()
-            if "multipv" in engine.options and getattr(engine, "_multipv", 1) != multipv:
-                engine.configure({"MultiPV": multipv})
-                engine._multipv = multipv
+            wanted = {"MultiPV": multipv, "OwnBook": kind == "move"}
+            changes = {name: value for name, value in wanted.items()
+                       if name.lower() in engine.options and self._set.get(name) != value}
+            if changes:
+                engine.configure(changes)
+                self._set.update(changes)
             try:
                 analysis = engine.analyse(position, limit, timeout=timeout)
                 self.search, self.search_kind = analysis, kind
@@ -466,9 +502,11 @@ class Session:
         """The engine's move at the end of the game (whatever the page shows)."""
         board = self._board(len(self.moves))
         limit = self._limit()
-        timeout = None
+        timeout = 24 * 3600.0            # nodes or depth: as long as it takes
         if self.level.kind == "clock":
             timeout = (limit.red_clock if board.turn == "w" else limit.black_clock) + 5.0
+        elif self.level.kind == "movetime":
+            timeout = self.level.value + 10.0
         stale = self._stale(epoch)
         result = await self._search("move", stale, self._position(len(self.moves)), limit,
                                     on_info=self._info_handler(stale, board), timeout=timeout)
@@ -537,7 +575,10 @@ class Session:
         board = self._board()
         if self.result and self.cursor == len(self.moves):
             raise Refused(f"the game is over ({self.result['reason']})")
-        if self.engine_side == board.turn and self.cursor == len(self.moves):
+        if self.engine_side is not None and self.cursor != len(self.moves):
+            raise Refused("in a game against the engine, moves are played at the end "
+                          "(go to the end, or take back)")
+        if self.engine_side == board.turn:
             raise Refused("it is the engine's turn")
         if move not in board.legal_moves():
             raise Refused(f"illegal move {move!r} here")
@@ -549,6 +590,7 @@ class Session:
 
     async def on_undo(self, message):
         plies = message.get("plies")
+        self.cursor = len(self.moves)        # a take-back starts from the end of the game
         if plies is None:
             board = self._board()
             plies = 2 if self.engine_side is not None and board.turn != self.engine_side \
@@ -603,13 +645,18 @@ class Session:
         if self.thinking:
             raise Refused(f"{self.engine_name} is thinking")
         known = self.lines.get(board.fen())
+        if known is None and self.analysing:
+            raise Refused("the analysis has no line yet: ask again in a moment")
+        self._spawn(self._hint(board, known))
+
+    async def _hint(self, board, known):
         source = "last search"
         if known is None:
-            if self.analysing:
-                raise Refused("the analysis has no line yet: ask again in a moment")
             stale = self._stale(self.epoch, self.view)
             result = await self._search("hint", stale, self._position(), HINT_LIMIT,
                                         on_info=self._info_handler(stale, board))
+            if stale():
+                return
             if result is None or result.move is None:
                 raise Refused("no hint: the engine gave no move")
             known = self.lines.get(board.fen()) or ([result.move], result.info.cp,
@@ -644,21 +691,33 @@ class Session:
             raise Refused("the game is over")
         if self.thinking:
             raise Refused(f"offer the draw on your own move, not while {self.engine_name} thinks")
-        self.cursor = len(self.moves)
-        board = self._board()
+        board = self._board(len(self.moves))
+        if board.turn != side:
+            raise Refused("offer the draw on your own move")
         known = self.lines.get(board.fen())
+        if known is None and self.analysing and self.cursor != len(self.moves):
+            raise Refused("go to the end of the game to offer a draw")
+        if known is None and self.analysing:
+            raise Refused("the analysis has no line yet: offer again in a moment")
+        self._spawn(self._draw(board, known))
+
+    async def _draw(self, board, known):
+        epoch = self.epoch
         if known is None:
-            stale = self._stale(self.epoch, self.view)
-            result = await self._search("hint", stale, self._position(), HINT_LIMIT,
-                                        on_info=self._info_handler(stale, board))
+            stale = self._stale(epoch)
+            await self._search("hint", stale, self._position(len(self.moves)), HINT_LIMIT,
+                               on_info=self._info_handler(stale, board))
             known = self.lines.get(board.fen())
-            if result is None or known is None:
+            if stale():
+                return
+            if known is None:
                 raise Refused("the engine could not judge the offer")
         _, cp, mate, _ = known            # the user's view (the user is to move)
         engine_cp = -(cp if cp is not None else (100_000 if mate > 0 else -100_000))
-        if board.turn != side or engine_cp > DRAW_ACCEPT_CP:
+        if engine_cp > DRAW_ACCEPT_CP:
             self.emit({"type": "notice", "text": f"{self.engine_name} declines the draw"})
             return
+        self.cursor = len(self.moves)
         self.result = {"result": "1/2-1/2", "termination": "agreement",
                        "reason": "Draw by agreement"}
         await self._changed()
@@ -752,19 +811,26 @@ class Session:
         fen = game.get("start_fen")
         if fen is not None and (not isinstance(fen, str) or len(fen) > 300):
             raise Refused("restore: bad start_fen")
-        mode = game.get("mode") or {}
-        engine = mode.get("engine") if isinstance(mode, dict) else None
-        level = Level.parse(mode["level"]) if isinstance(mode, dict) and "level" in mode \
-            else self.level
+        mode = game.get("mode") if isinstance(game.get("mode"), dict) else {}
+        engine = mode.get("engine")
+        level = Level.parse(mode["level"]) if "level" in mode else self.level
         notation, lang = game.get("notation", "wxf"), game.get("lang", "en")
         if engine not in ("w", "b", None) or notation not in NOTATIONS or lang not in LANGS:
             raise Refused("restore: bad mode or settings")
+        try:                                 # the whole game is replayed before it is taken
+            board = GAMES[variant](fen) if fen else GAMES[variant]()
+            for move in moves:
+                if move not in board.legal_moves():
+                    raise Refused(f"restore: illegal move {move!r}")
+                board.push(move)
+        except (ValueError, TypeError) as error:
+            raise Refused(f"restore: {error}") from None
+        cursor = int(_number(game.get("cursor", len(moves)), "cursor", 0, len(moves)))
         self.notation, self.lang, self.level = notation, lang, level
         self._new_game(variant, fen)
         for move in moves:
             self._push(move)
-        cursor = game.get("cursor", len(self.moves))
-        self.cursor = int(_number(cursor, "cursor", 0, len(self.moves)))
+        self.cursor = cursor
         result = game.get("result")
         if isinstance(result, dict) and result.get("result") in records.RESULTS and \
                 result.get("termination") in ("resignation", "time forfeit", "agreement"):
@@ -781,6 +847,9 @@ class Session:
         movetime = _number(message.get("movetime", 0.1), "movetime", 0.05, 5)
         self.analysing, self.engine_side, self.thinking = False, None, False
         await self._changed()
+        self._spawn(self._annotate(movetime))
+
+    async def _annotate(self, movetime):
         stale, total = self._stale(self.epoch), len(self.moves) + 1
         searches = {}
         for ply in range(total):
@@ -791,7 +860,7 @@ class Session:
             result = await self._search("annotation", stale, self._position(ply),
                                         Limit(movetime=movetime),
                                         timeout=movetime * 4 + 10)
-            if result is None:
+            if result is None or stale():
                 return                   # the game changed, or the engine failed: stop
             info = result.info
             score = ("mate", info.mate) if info.mate is not None else ("cp", info.cp or 0)
