@@ -41,7 +41,10 @@ def need_numpy():
         import numpy  # noqa: F401
         import scipy.sparse  # noqa: F401
     except ImportError:
-        sys.exit("tuong-train needs numpy and scipy: pip install 'tuong[train]'")
+        # A missing extra is answered like a bad argument: one line, status 2.
+        print("tuong-train: error: needs numpy and scipy: pip install 'tuong[train]'",
+              file=sys.stderr)
+        sys.exit(2)
 
 
 # -- features ------------------------------------------------------------------
