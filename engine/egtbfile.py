@@ -132,6 +132,26 @@ def material(fen):
     return name_of([(c, k) for c, k, _ in pieces]), pieces
 
 
+def fen_of(pieces, squares, side):
+    """A FEN (placement and side) from [(colour, kind)], their squares
+    (rank * 9 + file) and the side to move (0 Red): material() reversed."""
+    grid = [[""] * 9 for _ in range(10)]
+    for (colour, kind), sq in zip(pieces, squares):
+        letter = "KABNRCP"[kind]                 # LETTERS as FEN writes them
+        grid[sq // 9][sq % 9] = letter if colour == 0 else letter.lower()
+    rows = []
+    for rank in range(9, -1, -1):
+        row, gap = "", 0
+        for cell in grid[rank]:
+            if cell:
+                row += (str(gap) if gap else "") + cell
+                gap = 0
+            else:
+                gap += 1
+        rows.append(row + (str(gap) if gap else ""))
+    return "/".join(rows) + (" w" if side == 0 else " b")
+
+
 class Tablebases:
     """The tables in a folder, read when first needed. A table that cannot
     be read is reported once (`problems`) and treated as absent."""

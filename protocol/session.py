@@ -267,8 +267,12 @@ class Session:
         if not over and self.game == "xiangqi":
             try:
                 self.tablebases.prepare(board)
+                banned = tuple(limits.get("banned", ()))
                 if not hold:
-                    table = self.tablebases.root_move(board, limits.get("banned", ()))
+                    table = self.tablebases.root_move(board, banned)
+                losing = self.tablebases.losing_moves(board, banned)
+                if losing:
+                    limits["banned"] = banned + losing
             except Exception as err:       # a table must never cost the GUI its move
                 self.error(f"tablebase probe failed ({err!r}); searching")
         if not over and table is None:

@@ -11,7 +11,9 @@ in a table, and nothing is read.
 At the root a position in a table that is won or lost is played from the
 table: the fastest win, the slowest loss, reported as `score mate N` with
 the table's line. A drawn one is left to the search, which applies the
-repetition rules (a table draw assumes that any cycle draws).
+repetition rules (a table draw assumes that any cycle draws), but among the
+moves that keep the draw only: the search probes the tables only after
+captures and would not see a quiet move that loses.
 """
 from collections import Counter
 
@@ -108,6 +110,22 @@ class RootTables:
                           pv=line, tbhits=self.probes)
         return info, SearchResult(best=line[0], ponder=line[1] if len(line) > 1 else None,
                                   score=None, mate=mate, depth=plies, pv=line)
+
+    def losing_moves(self, board, banned=()):
+        """In a drawn table position, the moves (not already in `banned`)
+        that lose, for the search to leave out; else ()."""
+        if self.tables is None or self.value(board) != 0:
+            return ()
+        allowed = [move for move in board.legal_moves() if move not in banned]
+        losing = []
+        for move in allowed:
+            board.push(move)
+            after = self.value(board)
+            board.pop()
+            if after not in (None, 0, 255) and (after - 1) % 2:   # the opponent wins
+                losing.append(move)
+        # searchmoves may have left only losing moves: then those are searched
+        return tuple(losing) if len(losing) < len(allowed) else ()
 
     def _line(self, board, banned):
         """The table's best play from `board`: the fastest win, the slowest loss."""

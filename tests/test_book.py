@@ -482,6 +482,10 @@ def test_a_match_with_and_without_the_book(tmp_path, game_book, engine_env, monk
     assert "plain > info string book move" not in text
     games, problems = records.read_file(pgn)
     assert not problems and len(games) == 2
+    # The book side's h2e2 as Red is marked {book} in the PGN, as cutechess marks it.
+    text = pgn.read_text()
+    assert re.search(r'\[White "book"\][^[]*(\[[^]]*\]\s*)*1\. h2e2 \{book\}', text), text
+    assert text.count("{book}") <= 20
     forfeits = {"stalled", "time forfeit", "crash", "protocol error", "false claim",
                 "illegal move"}
     assert not {g.tags["Termination"] for g in games} & forfeits

@@ -5,35 +5,19 @@ broken files."""
 import itertools
 import os
 import random
+import shlex
+import shutil
+import sys
 
 import pytest
 
 from tuong.engine.board import Board
 from tuong.engine.egtb import Table, domain, name_of, parse_name
-from tuong.engine.egtbfile import (TableError, Tablebases, canonical, describe, material,
+from tuong.engine.egtbfile import (TableError, Tablebases, canonical, describe, fen_of, material,
                                    read_table, write_table)
 from tuong.tools import egtb as tool
 
-LETTER = {0: "K", 1: "A", 2: "B", 3: "N", 4: "R", 5: "C", 6: "P"}
-
-
-def fen_of(pieces, squares, side):
-    """A FEN from [(colour, kind)] and their squares (rank * 9 + file)."""
-    grid = [[""] * 9 for _ in range(10)]
-    for (colour, kind), sq in zip(pieces, squares):
-        letter = LETTER[kind]
-        grid[sq // 9][sq % 9] = letter if colour == 0 else letter.lower()
-    rows = []
-    for r in range(9, -1, -1):
-        row, gap = "", 0
-        for cell in grid[r]:
-            if cell:
-                row += (str(gap) if gap else "") + cell
-                gap = 0
-            else:
-                gap += 1
-        rows.append(row + (str(gap) if gap else ""))
-    return "/".join(rows) + (" w" if side == 0 else " b")
+from conftest import ROOT, need
 
 
 def placements(name):
@@ -290,8 +274,8 @@ def test_cli(tmp_path, capsys):
 # -- in the engine -----------------------------------------------------------------
 
 from tuong.protocol.client import Limit, open_engine  # noqa: E402
+from tuong.tools.cli import default_engine  # noqa: E402
 from tuong.tools.referee import Player, TimeControl, play_game  # noqa: E402
-from tuong.tools.web import default_engine  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -373,6 +357,70 @@ def test_won_table_positions_are_converted(tables, tb_path):
             assert game.result == "1-0" and game.termination in ("checkmate", "stalemate"), \
                 (fen, game.reason)          # no legal move loses: the table counts both
             assert len(game.moves) <= table_value(tables, fen)
+
+
+def losing_moves(tables, board):
+    out = []
+    for move in board.legal_moves():
+        board.push(move)
+        after = table_value(tables, board.fen())
+        board.pop()
+        if after is not None and after % 2:
+            out.append(move)
+    return out
+
+
+def test_a_table_draw_is_never_thrown_away(tables, tb_path):
+    """At a drawn table position the search chooses among the drawing moves
+    only: positions where a shallow search without the tables throws the
+    draw away, and with them does not."""
+    traps = []
+    with open_engine(default_engine()) as plain:
+        for fen in random_positions("KHvKAA", 3000, random.Random(8)):
+            board = Board(fen)
+            if table_value(tables, fen) is not None or not losing_moves(tables, board):
+                continue
+            if plain.play((fen, []), Limit(depth=1)).move in losing_moves(tables, board):
+                traps.append(fen)
+                if len(traps) == 5:
+                    break
+    assert traps, "no position where the search alone loses a draw: the test proves nothing"
+    with open_engine(default_engine()) as engine:
+        engine.configure({"TablebasePath": tb_path})
+        for fen in traps:
+            move = engine.play((fen, []), Limit(depth=1)).move
+            assert move not in losing_moves(tables, Board(fen)), fen
+
+
+FAIRY = shutil.which("fairy-stockfish") or shutil.which("/usr/games/fairy-stockfish")
+
+
+def test_tuong_egtb_play_against_a_peer(tb_path, capsys):
+    """tuong-egtb play: won positions converted and draws held against
+    Fairy-Stockfish, and the tally printed."""
+    need(FAIRY, "fairy-stockfish not installed")
+    with pytest.raises(SystemExit) as exit_:
+        tool.main(["play", "--tb-path", tb_path, "KRvKA", "KHvKAA", "--positions", "1",
+                   "--opponent", FAIRY, "--tc", "1+0.02", "--seed", "3"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0, out
+    assert "all            tuong converted 2/2 wins, held 4/4 draws" in out, out
+
+
+def test_tuong_egtb_play_reports_a_failure(tables, capsys):
+    """The judge can fail: a random mover in tuong's place does not convert
+    a long win against tuong, nor hold every draw."""
+    from tuong.tools import egtb_play, match
+    random_mover = shlex.join([sys.executable, str(ROOT / "tests" / "fake_engine.py"),
+                               "--seed", "1"])
+    won, drawn = egtb_play.sample(tables, "KHvKAA", 2, random.Random(1), 25)
+    positions = [("KHvKAA", fen, plies) for fen, plies in won + drawn]
+    config = match.parse_args(["-engine", "name=tuong", f"cmd={random_mover}",
+                               "-engine", "name=opponent", f"cmd={shlex.join(default_engine())}",
+                               "-each", "tc=1+0.02", "-games", str(2 * len(positions))])
+    config.openings = [(fen, []) for _, fen, _ in positions]
+    assert egtb_play.judge(config, positions) == 1
+    assert "FAILED KHvKAA" in capsys.readouterr().out
 
 
 def quiet_draws(tables, board):

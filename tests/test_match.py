@@ -497,6 +497,35 @@ def test_concurrent_games_all_land_in_the_pgn(tmp_path):
     assert sorted(int(tags["Round"]) for tags, _, _ in games) == list(range(1, 13))
 
 
+def test_resume_counts_the_pgn_games_and_plays_the_rest(tmp_path):
+    """A match stopped after some games goes on from its PGN: the games in
+    it count (the SPRT's pairs too), only the others are played, and a
+    file of another match is refused."""
+    out = tmp_path / "r.pgn"
+    argv = ["-engine", "name=A", f"cmd={fake_cmd('--seed 1')}",
+            "-engine", "name=B", f"cmd={fake_cmd('--seed 2')}",
+            "-each", "depth=1", "-games", "6", "-maxplies", "40", "-pgnout", str(out),
+            "-sprt", "elo0=-5", "elo1=5"]
+    run_match(argv[:argv.index("-games") + 1] + ["3"] + argv[argv.index("-games") + 2:])
+    first = pgn.read_games(out.read_text())
+    assert len(first) == 3
+    stats, _, text = run_match(argv + ["-resume"])
+    games = pgn.read_games(out.read_text())
+    assert text.startswith("Resumed: 3 games") and text.count("game ") == 3
+    assert sorted(int(tags["Round"]) for tags, _, _ in games) == list(range(1, 7))
+    assert sum(stats.head_to_head()) == 6 and sum(stats.penta[(0, 1)]) == 3
+    whole = Stats(match.parse_args(argv))
+    for spec, (tags, _, result) in zip(schedule(match.parse_args(argv)),
+                                       sorted(games, key=lambda g: int(g[0]["Round"]))):
+        whole.add(spec, match.Finished(result, tags["Termination"]))
+    assert whole.penta == stats.penta and whole.wdl == stats.wdl
+    swapped = [w.replace("name=A", "name=X") for w in argv]
+    with pytest.raises(match.UsageError, match="not one of this match's games"):
+        run_match(swapped + ["-resume"])
+    with pytest.raises(match.UsageError, match="needs -pgnout"):
+        match.parse_args(argv[:argv.index("-pgnout")] + ["-resume"])
+
+
 def replay_with_pyffish(path):
     """Replay every game with Fairy-Stockfish's rules (ranks 1-10) and check
     that each move is legal and that the result agrees with our referee."""

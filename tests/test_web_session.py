@@ -10,7 +10,7 @@ import pytest
 
 from tuong.engine.board import Board
 from tuong.protocol.client import open_engine
-from tuong.tools.web import default_engine
+from tuong.tools.cli import default_engine
 from tuong.tools.websession import Session
 
 from conftest import HANG, DATA

@@ -43,7 +43,8 @@ from tuong.protocol import book as books
 from tuong.protocol.client import Limit, open_engine
 from tuong.tools import notation as notations
 from tuong.tools import records
-from tuong.tools.cli import ArgumentParser, check_input, check_output, integer, real
+from tuong.tools.cli import (ArgumentParser, check_input, check_output, default_engine, integer,
+                             real)
 
 # Red's points for each result (2 a win, 1 a draw); Black's are 2 minus them.
 RED_POINTS = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}
@@ -312,12 +313,6 @@ def _build(parser, args):
     log(f"wrote {args.output}: {positions} positions, {len(entries)} moves, {size} bytes "
         f"in {time.monotonic() - started:.1f} s")
     return 1 if failures else 0
-
-
-def default_engine():
-    """tuong, as tuong-web starts it."""
-    from tuong.tools.web import default_engine as web_default
-    return web_default()
 
 
 def _probe(parser, args):

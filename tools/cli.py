@@ -5,6 +5,8 @@ import argparse
 import math
 import os
 import re
+import shutil
+import sys
 
 HIGHEST = 2**31 - 1       # as `go` takes them (protocol/uci.py): a 32-bit count or ms
 
@@ -86,3 +88,10 @@ def check_cluster(parser, address, option="-cluster"):
     """Fail unless `address` is one tuong-match's -cluster can use."""
     if not CLUSTER_ADDRESS.fullmatch(address):
         parser.error(f"{option} {address}: expected tcp://HOST:PORT, local or local:N")
+
+
+def default_engine():
+    """tuong's command as a list: the `tuong` installed beside this Python,
+    else `python -m tuong.protocol`."""
+    found = shutil.which("tuong", path=os.path.dirname(sys.executable)) or shutil.which("tuong")
+    return [found] if found else [sys.executable, "-m", "tuong.protocol"]

@@ -4,6 +4,7 @@
     tuong-egtb verify --tb-path DIR [ENDGAME ...]
     tuong-egtb probe --tb-path DIR FEN
     tuong-egtb list --tb-path DIR
+    tuong-egtb play --tb-path DIR --opponent CMD [ENDGAME ...] [--positions N]
 
 `generate` writes each named endgame (KRvK, KHvKAA, KCAvKEE: Red's pieces
 first, each side in the order K R C H P A E) and every smaller one its
@@ -13,8 +14,9 @@ where it stopped. With no endgame named it makes the standard set: every
 endgame of one attacking piece (rook, horse, cannon or pawn) with any set of
 advisors and elephants on either side, smallest first. `verify` checks that
 every position's value follows from its moves' values (exit status 1 if
-not). `probe` tells a position's value and the value of each legal move. The engine reads the
-folder through its `TablebasePath` option.
+not). `probe` tells a position's value and the value of each legal move;
+`play` plays table positions against another engine (tools/egtb_play.py). The
+engine reads the folder through its `TablebasePath` option.
 """
 import itertools
 import math
@@ -26,6 +28,7 @@ from tuong.engine.board import Board
 from tuong.engine.egtb import Table, domain, parse_name
 from tuong.engine.egtbfile import (SUFFIX, TableError, Tablebases, canonical, describe,
                                    read_table, write_table)
+from tuong.tools import egtb_play
 from tuong.tools.cli import ArgumentParser
 
 DEFENDERS = ["".join(p) for p in itertools.product(("", "A", "AA"), ("", "E", "EE"))]
@@ -201,6 +204,7 @@ def main(argv=None):
     look.add_argument("fen")
     show = commands.add_parser("list", help="the tables in a folder")
     show.add_argument("--tb-path", required=True)
+    egtb_play.add_parser(commands)
     args = parser.parse_args(argv)
     if args.command == "generate":
         if args.threads < 1:
@@ -210,6 +214,8 @@ def main(argv=None):
         verify(args, parser)
     elif args.command == "probe":
         probe(args, parser)
+    elif args.command == "play":
+        sys.exit(egtb_play.play(args, parser))
     else:
         list_tables(args, parser)
 

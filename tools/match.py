@@ -28,6 +28,9 @@ Options (a value list is KEY=VALUE words):
                         colours swapped. -openings none: every game from the initial
                         position (engines with books: option.OwnBook=true for tuong)
   -pgnout FILE          append every finished game, flushed as it ends
+  -resume               go on with a match that stopped: the games already in the
+                        -pgnout file (same engines, openings and options) count and
+                        are not played again, and the SPRT carries on from them
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=pentanomial|trinomial]
                         (or positionally: --sprt E0 E1 [ALPHA [BETA]])
   -resign movecount=N score=CP      adjudicate a loss both engines agree on
@@ -64,6 +67,7 @@ import random
 import signal
 import sys
 import threading
+from collections import namedtuple
 from pathlib import Path
 
 from tuong.engine.board import Board
@@ -73,7 +77,7 @@ from tuong.tools.referee import Rules, TimeControl
 from tuong.tools.runtime import (Aborted, Config, EngineSpec, Fatal, Interrupted, ThreadPool,
                            schedule)
 from tuong.tools.sprt import Sprt
-from tuong.tools.stats import Progress, Stats, final_report
+from tuong.tools.stats import POINTS, Progress, Stats, final_report
 
 DEFAULT_OPENINGS = Path(__file__).resolve().parent / "data" / "openings.pgn"
 ENGINE_KEYS = {"name", "cmd", "proto", "notation", "dir"}
@@ -186,6 +190,8 @@ def parse_args(argv):
             cfg[option] = _pairs(values, option)
         elif option in ("repeat", "recover"):
             pass
+        elif option == "resume" and not values:
+            cfg["resume"] = True
         elif option in ("help", "h"):
             raise UsageError("")
         else:
@@ -196,7 +202,7 @@ def parse_args(argv):
     specs = _engine_specs(engines, each)
     config = Config(engines=specs)
     for key in ("games", "rounds", "concurrency", "tournament", "event", "pgnout", "log",
-                "cluster"):
+                "cluster", "resume"):
         if key in cfg:
             setattr(config, key, cfg[key])
     if config.tournament not in ("round-robin", "gauntlet"):
@@ -205,6 +211,8 @@ def parse_args(argv):
         raise UsageError("-games, -rounds and -concurrency must be at least 1")
     if config.cluster:
         _check_cluster(config.cluster)
+    if config.resume and not config.pgnout:
+        raise UsageError("-resume needs -pgnout: the games to go on from")
     config.rules = _rules(cfg)
     config.openings = _openings(cfg.get("openings", {}), cfg.get("seed"))
     if "sprt" in cfg:
@@ -346,17 +354,61 @@ def run(config, stream=sys.stdout):
         return _play(config, log_file, pgn_file, stream)
 
 
+Finished = namedtuple("Finished", "result termination")
+
+
+def finished_games(config, specs):
+    """{game number: Finished} of the games the -pgnout file already holds,
+    each checked against the game this match would play under that number
+    (its engines and opening), so a resumed match is the match it was."""
+    try:
+        with open(config.pgnout, encoding="utf-8") as f:
+            games = pgn.read_games(f.read())
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise UsageError(f"-resume: {config.pgnout}: {e}") from None
+    names = [e.name for e in config.engines]
+    done = {}
+    for tags, moves, result in games:
+        number = int(tags["Round"]) if tags.get("Round", "").isdigit() else 0
+        spec = specs[number - 1] if 1 <= number <= len(specs) else None
+        fen, opening_moves = spec.opening if spec else (None, [])
+        if (spec is None or result not in POINTS or number in done
+                or (tags.get("White"), tags.get("Black")) != (names[spec.red], names[spec.black])
+                or tags.get("FEN") != fen or moves[:len(opening_moves)] != list(opening_moves)):
+            raise UsageError(f"-resume: {config.pgnout}: game {tags.get('Round', '?')} "
+                             f"({tags.get('White')} - {tags.get('Black')}) is not one of this "
+                             "match's games: another match's file?")
+        done[number] = Finished(result, tags.get("Termination", "unknown"))
+    return done
+
+
 def _play(config, log_file, pgn_file, stream):
     specs = schedule(config)
     stats = Stats(config)
     progress = Progress(config, stats, len(specs), stream)
+    done = 0
+    if config.resume:
+        finished = finished_games(config, specs)
+        for spec in specs:
+            if spec.number in finished:
+                stats.add(spec, finished[spec.number])
+        done = len(finished)
+        specs = [spec for spec in specs if spec.number not in finished]
+        if done:
+            stream.write(f"Resumed: {done} games from {config.pgnout}\n")
+        if config.sprt:
+            decision = config.sprt.decision(stats.sprt_llr())
+            if decision or not specs:
+                return stats, decision, False
     decision, interrupted, pool = None, False, None
     old_term = signal.signal(signal.SIGTERM, _raise_interrupted) \
         if threading.current_thread() is threading.main_thread() else None
     try:
         pool = make_pool(config, log_file, stream)
         pool.start(specs)
-        for done, (job, game) in enumerate(pool.games(), 1):
+        for done, (job, game) in enumerate(pool.games(), done + 1):
             if pgn_file:
                 pgn_file.write(pgn.format_game(game, job.number, config.event))
                 pgn_file.flush()

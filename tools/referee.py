@@ -255,7 +255,10 @@ class Referee:
         info = result.info
         self.scores[side].append(_mover_score(info))
         self._push(result.move)
-        self.game.moves.append(MoveRecord(result.move, cp=info.cp, mate=info.mate,
+        # An engine's own book move (tuong says `info string book move ..`) is
+        # written {book} in the PGN, as cutechess writes it.
+        book = bool(info.string and info.string.startswith("book move"))
+        self.game.moves.append(MoveRecord(result.move, book=book, cp=info.cp, mate=info.mate,
                                           depth=info.depth, time=result.elapsed))
         return self._judge_position()
 

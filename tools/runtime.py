@@ -50,6 +50,7 @@ class Config:
     event: str = "tuong-match"
     log: Optional[str] = None
     cluster: Optional[str] = None        # a Dask scheduler's address, or local:N
+    resume: bool = False                 # count the -pgnout file's games, play the rest
 
 
 # -- scheduling --------------------------------------------------------------

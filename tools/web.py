@@ -23,12 +23,13 @@ import ipaddress
 import json
 import os
 import shlex
-import shutil
 import socket
 import sys
 import threading
 import webbrowser
 from urllib.parse import urlsplit
+
+from tuong.tools.cli import default_engine
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "webstatic")
 MAX_MESSAGE = 4 * 1024 * 1024          # bytes of one WebSocket frame (an uploaded file)
@@ -40,12 +41,6 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
 }
-
-
-def default_engine():
-    """The tuong installed beside this package, else `python -m tuong.protocol`."""
-    found = shutil.which("tuong", path=os.path.dirname(sys.executable)) or shutil.which("tuong")
-    return [found] if found else [sys.executable, "-m", "tuong.protocol"]
 
 
 def origin_allowed(origin, host, names):
