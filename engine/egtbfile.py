@@ -177,15 +177,31 @@ class Tablebases:
                 table = read_table(os.path.join(self.path, name + SUFFIX), name)
             except TableError as error:
                 self.problems[name] = str(error)
-        self.tables[name] = table
+        self.tables[name] = table          # last: a reader thread's table is whole
         return table
 
-    def probe_fen(self, fen):
+    def attempted(self, name):
+        """Has the table of `name` been read (or failed to be)?"""
+        return name in self.tables
+
+    def loaded(self, name):
+        """The table of `name` if it has been read, else None (never reads)."""
+        return self.tables.get(name)
+
+    def file_size(self, name):
+        """Bytes of the table's file (0 if it has gone)."""
+        try:
+            return os.path.getsize(os.path.join(self.path, name + SUFFIX))
+        except OSError:
+            return 0
+
+    def probe_fen(self, fen, load=True):
         """The value byte of a position (see the module docstring), or None
-        when no table holds it."""
+        when no table holds it (or, with `load` false, when its table has not
+        been read yet)."""
         name, pieces = material(fen)
         stored, flip = canonical(name)
-        table = self.table(stored)
+        table = self.table(stored) if load else self.loaded(stored)
         if table is None:
             return None
         side = 0 if fen.split()[1] in ("w", "r") else 1

@@ -69,6 +69,7 @@ both threads print.
 """
 import random
 import threading
+import time
 from dataclasses import dataclass
 from typing import Optional
 
@@ -80,6 +81,8 @@ from tuong.protocol.book import Book, BookError, game_ply
 from tuong.protocol.tablebases import RootTables
 from tuong.protocol.options import DEFAULT_BOOK_FILE, engine_options
 from tuong.protocol.text import Output, quote
+
+TABLE_WAIT = 5.0        # s a depth or nodes search waits for its tables to be read
 
 
 @dataclass
@@ -266,7 +269,7 @@ class Session:
         failure = table = None
         if not over and self.game == "xiangqi":
             try:
-                self.tablebases.prepare(board)
+                self._prepare_tables(board, hold, limits)
                 banned = tuple(limits.get("banned", ()))
                 if not hold:
                     table = self.tablebases.root_move(board, banned)
@@ -305,6 +308,24 @@ class Session:
             return UnsearchedResult(best=moves[0] if moves else None, mate=None if moves else 0)
 
         self._start_worker(search, fallback, on_done, hold, bounded)
+
+    def _prepare_tables(self, board, hold, limits):
+        """Install the tables this search can use, waiting for their reading
+        as long as the search may: a quarter of its hard limit (the time
+        spent is taken off the limits), at most TABLE_WAIT s for a depth or
+        nodes search, not at all for ponder or infinite (read meanwhile, the
+        tables come in at the next go)."""
+        hard = limits.get("hard_ms")
+        if hold or not any(limits.get(k) for k in ("depth", "nodes", "soft_ms", "hard_ms")):
+            budget = 0
+        else:
+            budget = min(TABLE_WAIT, hard / 4000) if hard else TABLE_WAIT
+        start = time.monotonic()
+        self.tablebases.prepare(board, budget)
+        spent = int((time.monotonic() - start) * 1000)
+        for key in ("soft_ms", "hard_ms"):
+            if limits.get(key):
+                limits[key] = max(1, limits[key] - spent)
 
     def start_perft(self, board, depth, *, on_move, on_done):
         """`go perft`: a divide on the worker thread, as a search that stop

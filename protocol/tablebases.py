@@ -3,10 +3,13 @@ search probes, and the move at the root.
 
 The search probes tables from C without the GIL, so they must be in memory
 (engine/egtb.pyx's install): at each `go`, the tables the position can reach
-by captures (a subset of its material, in either colouring) are read, once,
-and installed, but only when the position has at most two pieces more than
-the largest table: in a middlegame no capture sequence the search sees ends
-in a table, and nothing is read.
+by captures (a subset of its material, in either colouring) are wanted, but
+only when the position has at most two pieces more than the largest table:
+in a middlegame no capture sequence the search sees ends in a table, and
+nothing is read. A table is read once, on a thread of its own (a large one
+takes seconds to decompress): `go` waits for the reading only as long as its
+time allows (`prepare`'s budget), searches with the tables that are in, and
+installs the others at a later `go` (never under a running search).
 
 At the root a position in a table that is won or lost is played from the
 table: the fastest win, the slowest loss, reported as `score mate N` with
@@ -15,10 +18,12 @@ repetition rules (a table draw assumes that any cycle draws), but among the
 moves that keep the draw only: the search probes the tables only after
 captures and would not see a quiet move that loses.
 """
+import threading
+import time
 from collections import Counter
 
 from tuong.engine import egtb
-from tuong.engine.egtbfile import TableError, Tablebases, material
+from tuong.engine.egtbfile import TableError, Tablebases, canonical, material
 from tuong.engine.report import SearchInfo
 from tuong.engine.search import SearchResult
 
@@ -42,55 +47,89 @@ class RootTables:
         self.tables = None               # a Tablebases, or None (off)
         self.installed = frozenset()
         self.probes = 0                  # root probes answered (info tbhits)
+        self._reported = set()
+        self._lock = threading.Lock()
+        self._queue = []                 # names the reader is to read, in order
+        self._idle = threading.Event()   # set while the reader has nothing to do
+        self._idle.set()
 
     def set_path(self, path):
         """Option TablebasePath; empty turns the tables off. A bad folder is
         reported and the engine goes on without tables."""
         egtb.install([])
         self.installed = frozenset()
-        self.tables = None
-        if not path:
-            return
-        try:
-            self.tables = Tablebases(path)
-        except TableError as error:
-            self.report_error(f"TablebasePath {error}; playing without tables")
-            return
-        if not self.tables.names:
+        tables = None
+        if path:
+            try:
+                tables = Tablebases(path)
+            except TableError as error:
+                self.report_error(f"TablebasePath {error}; playing without tables")
+        with self._lock:                 # the reader reads for the current folder only
+            self._queue = []
+            self.tables = tables
+        if tables is not None and not tables.names:
             self.report_error(f"TablebasePath {path}: no tables (*.tutb) in it")
 
-    def prepare(self, board):
-        """Install the tables `board`'s position can reach by captures."""
+    def wanted(self, board):
+        """The tables `board`'s position can reach by captures: its own
+        first, then the smaller ones by size."""
         if self.tables is None:
-            return
+            return []
         name, pieces = material(board.fen())
-        wanted = set()
-        if len(pieces) <= self.tables.max_pieces + 2:
-            red, black = _parts(name)
-            for table in self.tables.names:
-                t_red, t_black = _parts(table)
-                if (_within(t_red, red) and _within(t_black, black)) or \
-                        (_within(t_red, black) and _within(t_black, red)):
-                    wanted.add(table)
-        if wanted == self.installed:
-            return
-        loaded = [self.tables.table(n) for n in sorted(wanted)]
+        if len(pieces) > self.tables.max_pieces + 2:
+            return []
+        red, black = _parts(name)
+        found = []
+        for table in self.tables.names:
+            t_red, t_black = _parts(table)
+            if (_within(t_red, red) and _within(t_black, black)) or \
+                    (_within(t_red, black) and _within(t_black, red)):
+                found.append(table)
+        own = canonical(name)[0]
+        return sorted(found, key=lambda n: (n != own, self.tables.file_size(n), n))
+
+    def prepare(self, board, budget=None):
+        """Install the tables `board`'s position can reach by captures, those
+        read by now or within `budget` seconds (None: as long as it takes);
+        the rest are read meanwhile for a later `go`."""
+        wanted = self.wanted(board)
+        missing = [n for n in wanted if not self.tables.attempted(n)]
+        if missing:
+            with self._lock:
+                self._queue = missing
+                if self._idle.is_set():
+                    self._idle.clear()
+                    threading.Thread(target=self._read, daemon=True,
+                                     name="tablebase-reader").start()
+            self._idle.wait(budget)
+        ready = frozenset(n for n in wanted if self.tables.loaded(n) is not None)
         for problem in self._new_problems():
             self.report_error(f"TablebasePath: {problem}; that table is not used")
-        egtb.install([t for t in loaded if t is not None])
-        self.installed = frozenset(wanted)
+        if ready != self.installed:
+            egtb.install([self.tables.loaded(n) for n in sorted(ready)])
+            self.installed = ready
+
+    def _read(self):
+        while True:
+            with self._lock:
+                if not self._queue:
+                    self._idle.set()
+                    return
+                name, tables = self._queue.pop(0), self.tables
+            tables.table(name)           # keeps it (or its problem) in `tables`
 
     def _new_problems(self):
-        reported = getattr(self, "_reported", set())
-        fresh = [p for n, p in self.tables.problems.items() if n not in reported]
-        self._reported = reported | set(self.tables.problems)
+        problems = self.tables.problems.copy() if self.tables is not None else {}
+        fresh = [p for n, p in problems.items() if n not in self._reported]
+        self._reported |= set(problems)
         return fresh
 
     def value(self, board):
-        """The table's value byte for `board`, or None."""
+        """The table's value byte for `board`, or None (also while its table
+        is still being read)."""
         if self.tables is None:
             return None
-        value = self.tables.probe_fen(board.fen())
+        value = self.tables.probe_fen(board.fen(), load=False)
         self.probes += value is not None
         return value
 

@@ -359,6 +359,35 @@ def test_won_table_positions_are_converted(tables, tb_path):
             assert len(game.moves) <= table_value(tables, fen)
 
 
+def test_a_table_being_read_never_holds_up_a_search(tb_path, monkeypatch):
+    """Reading a table (seconds for a large one) happens on a thread of its
+    own: a go that may not wait searches without it, and a later go installs
+    it; the root move comes from the table once it is in."""
+    import threading
+
+    from tuong.protocol.tablebases import RootTables
+    gate = threading.Event()
+    real_table = Tablebases.table
+
+    def slow_table(self, name):
+        gate.wait(30)
+        return real_table(self, name)
+    monkeypatch.setattr(Tablebases, "table", slow_table)
+    root = RootTables(print)
+    root.set_path(tb_path)
+    board = Board("4k4/9/9/9/9/9/9/R8/9/3K5 w")
+    done = threading.Thread(target=root.prepare, args=(board, 0))
+    done.start()
+    done.join(10)
+    assert not done.is_alive() and root.installed == frozenset()
+    assert root.root_move(board) is None          # not in yet: the search plays
+    gate.set()
+    root.prepare(board, None)                     # waits for the reader this time
+    assert "KRvK" in root.installed and "KvK" in root.installed
+    info, result = root.root_move(board)
+    assert info.mate == 2 and result.best == "a2a8"
+
+
 def losing_moves(tables, board):
     out = []
     for move in board.legal_moves():

@@ -95,3 +95,10 @@ def default_engine():
     else `python -m tuong.protocol`."""
     found = shutil.which("tuong", path=os.path.dirname(sys.executable)) or shutil.which("tuong")
     return [found] if found else [sys.executable, "-m", "tuong.protocol"]
+
+
+def bar(done, total, width=20):
+    """A text progress bar with its percentage: `[#####---------------]  25%`."""
+    filled = min(width, int(width * done / total)) if total else width
+    percent = 100 * done / total if total else 100
+    return "[" + "#" * filled + "-" * (width - filled) + f"] {percent:3.0f}%"

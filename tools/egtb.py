@@ -29,7 +29,7 @@ from tuong.engine.egtb import Table, domain, parse_name
 from tuong.engine.egtbfile import (SUFFIX, TableError, Tablebases, canonical, describe,
                                    read_table, write_table)
 from tuong.tools import egtb_play
-from tuong.tools.cli import ArgumentParser
+from tuong.tools.cli import ArgumentParser, bar
 
 DEFENDERS = ["".join(p) for p in itertools.product(("", "A", "AA"), ("", "E", "EE"))]
 
@@ -58,6 +58,7 @@ class Generator:
         os.makedirs(path, exist_ok=True)
         self.loaded = {}
         self.report = []             # (name, positions, seconds, bytes, longest) made here
+        self.todo = 0                # positions of the tables still to make (the bar's whole)
 
     def get(self, name):
         """The table of a canonical name: read from the folder, else made."""
@@ -82,16 +83,18 @@ class Generator:
             table.link(piece, self.get(stored), flip)
         start = time.monotonic()
 
-        def progress(level):
-            print(f"\r  {name}: {table.size:,} positions, distance {level}", end="",
-                  file=self.out, flush=True)
-        table.generate(self.threads, progress)
+        def progress(level):             # a bar on a terminal; a log gets the result lines
+            done = sum(r[1] for r in self.report)
+            print(f"\r{bar(done, max(self.todo, done + table.size))} {name}: "
+                  f"{table.size:,} positions, distance {level}   ", end="", file=self.out,
+                  flush=True)
+        table.generate(self.threads, progress if self.out.isatty() else None)
         write_table(table, file)
         seconds = time.monotonic() - start
         size = os.path.getsize(file)
         longest = f"longest mate {table.max_dtm} plies" if table.max_dtm >= 0 else "no mate"
         print(f"\r  {name}: {table.size:,} positions, {longest}, {seconds:.1f} s, "
-              f"{size:,} bytes", file=self.out, flush=True)
+              f"{size:,} bytes".ljust(72), file=self.out, flush=True)
         self.report.append((name, table.size, seconds, size, table.max_dtm))
         return table
 
@@ -120,6 +123,8 @@ def generate(args, parser):
             parser.error(str(error))
     os.makedirs(args.tb_path, exist_ok=True)
     generator = Generator(args.tb_path, args.threads)
+    generator.todo = sum(table_size(n) for n in {canonical(n)[0] for n in names}
+                         if not os.path.exists(os.path.join(args.tb_path, n + SUFFIX)))
     for number, name in enumerate(names, 1):
         stored, flipped = canonical(name)
         print(f"[{number}/{len(names)}] {stored}" + (f" (for {name})" if flipped else ""),
