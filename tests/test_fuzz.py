@@ -6,7 +6,8 @@ fractional, missing, garbage), bad FENs, illegal moves, every kind of `go`,
 commands during searches, stop/ponderhit storms, option changes mid-search
 (Hash, MultiPV, Threads 1..3, UCI_Variant between the four games with
 positions of the right game and of the wrong one, the opening book on and
-off with good, missing and broken files), `ucinewgame`, `go perft`,
+off with good, missing and broken files, the tables likewise, with
+endgame positions they hold), `ucinewgame`, `go perft`,
 raw bytes that are not UTF-8, long lines. Every few lines the driver sends
 `isready` (xboard: `ping`) and waits for its answer, and checks:
 
@@ -43,7 +44,26 @@ FULL_LINES = 100_000
 HANG_S = 20
 SEED = int(os.environ.get("TUONG_FUZZ_SEED", "20251123"))
 
-FORBIDDEN = ("internal error", "search failed", "callback failed", "Traceback")
+FORBIDDEN = ("internal error", "search failed", "callback failed", "probe failed", "Traceback")
+# Endgames the tables below hold (and one past them): the engine reads, installs
+# and probes tables while the fuzz changes TablebasePath under it.
+TABLE_FENS = ["4k4/9/9/9/9/9/9/R8/9/3K5 w", "3a5/3Rk4/9/9/9/9/9/5K3/9/9 b",
+              "4k4/9/3a1a3/9/2N6/9/9/5K3/9/9 b", "2bak4/4a4/4b4/9/9/9/9/4B4/4A4/2BK1R3 w"]
+
+
+def table_folders():
+    """(a folder of small tables, one whose only table is damaged), made once."""
+    if not hasattr(table_folders, "made"):
+        from tuong.tools.egtb import Generator
+        good, broken = tempfile.mkdtemp(prefix="fuzz-tb-"), tempfile.mkdtemp(prefix="fuzz-tb-")
+        generator = Generator(good, threads=1, out=open(os.devnull, "w"))
+        for name in ("KRvK", "KRvKA", "KHvKAA"):
+            generator.get(name)
+        data = bytearray(open(os.path.join(good, "KRvK.tutb"), "rb").read())
+        data[-10:] = b"\x00" * 10
+        open(os.path.join(broken, "KRvK.tutb"), "wb").write(bytes(data))
+        table_folders.made = good, broken
+    return table_folders.made
 
 
 def line_count(default):
@@ -79,6 +99,7 @@ def playouts(game, count, rng):
 class Positions:
     def __init__(self, rng):
         self.by_game = {game: playouts(game, 40, rng) for game in GAMES}
+        self.by_game["xiangqi"] += [(fen + " - - 0 1", []) for fen in TABLE_FENS]
         self.game_over = {}
         for game in GAMES:
             board, r = GAMES[game](), random.Random(7)
@@ -253,6 +274,9 @@ class UciLines:
             ("BookFile", lambda: rng.choice(["<default>", "<default>", "", "/nonexistent/x.book",
                                              "/dev/zero", str(ROOT / "README.md")])),
             ("BookDepth", lambda: rng.choice(["0", "4", "20", "1001", "x"])),
+            # The tables: on and off, a folder of good ones, of a damaged one, none, a file.
+            ("TablebasePath", lambda: rng.choice(list(table_folders()) + [
+                "", "/nonexistent/tb", str(ROOT / "README.md")])),
         ] + ([("usemillisec", lambda: rng.choice(["true", "false"])), ("newgame", None),
               ("hashsize", lambda: number(rng, 1, 64)), ("threads", lambda: number(rng, 1, 2)),
               ("clearhash", None)] if self.ucci else []))
