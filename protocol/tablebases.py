@@ -19,7 +19,6 @@ moves that keep the draw only: the search probes the tables only after
 captures and would not see a quiet move that loses.
 """
 import threading
-import time
 from collections import Counter
 
 from tuong.engine import egtb

@@ -77,7 +77,7 @@ from tuong.tools.referee import Rules, TimeControl
 from tuong.tools.runtime import (Aborted, Config, EngineSpec, Fatal, Interrupted, ThreadPool,
                            schedule)
 from tuong.tools.sprt import Sprt
-from tuong.tools.stats import POINTS, Progress, Stats, final_report
+from tuong.tools.stats import Progress, Stats, final_report
 
 DEFAULT_OPENINGS = Path(__file__).resolve().parent / "data" / "openings.pgn"
 ENGINE_KEYS = {"name", "cmd", "proto", "notation", "dir"}
@@ -371,10 +371,12 @@ def finished_games(config, specs):
     names = [e.name for e in config.engines]
     done = {}
     for tags, moves, result in games:
+        if result == "*":                    # not finished: it is played again
+            continue
         number = int(tags["Round"]) if tags.get("Round", "").isdigit() else 0
         spec = specs[number - 1] if 1 <= number <= len(specs) else None
         fen, opening_moves = spec.opening if spec else (None, [])
-        if (spec is None or result not in POINTS or number in done
+        if (spec is None or number in done
                 or (tags.get("White"), tags.get("Black")) != (names[spec.red], names[spec.black])
                 or tags.get("FEN") != fen or moves[:len(opening_moves)] != list(opening_moves)):
             raise UsageError(f"-resume: {config.pgnout}: game {tags.get('Round', '?')} "
