@@ -569,48 +569,66 @@ cdef class Table:
 
     # -- generation ------------------------------------------------------------
 
+    cdef int outcomes(self, Pos* p, bint quiet_values, int* best_win, int* worst_loss,
+                      int* open_moves) noexcept nogil:
+        """Over the legal moves of the side to move in `p`: how many there
+        are (returned); the quickest win (`best_win`, a value byte; 1000 if
+        none), the longest loss (`worst_loss`, plies; -1 if none) and how
+        many moves lead to a draw or to what is not known yet (`open_moves`).
+        A capture's value comes from its smaller table; a quiet move's from
+        this table if `quiet_values`, else it is open."""
+        cdef Spec* s = &self.spec
+        cdef int piece[MAXMOVES]
+        cdef int target[MAXMOVES]
+        cdef int n, k, i, to, frm, taken, v, legal = 0
+        cdef int64_t j
+        best_win[0] = 1000
+        worst_loss[0] = -1
+        open_moves[0] = 0
+        n = moves_of(s, p, p.side, piece, target)
+        for k in range(n):
+            i = piece[k]
+            to = target[k]
+            frm = p.sq[i]
+            taken = <int>p.board[to] - 1
+            if taken >= 0:
+                p.sq[taken] = -1
+            move_piece(p, i, to)
+            if not attacked(s, p, p.side):
+                legal += 1
+                v = DRAW
+                if taken >= 0:
+                    v = sub_value(&self.subs[taken], p)
+                elif quiet_values:
+                    p.side = 1 - p.side
+                    j = encode(s, p)
+                    p.side = 1 - p.side
+                    v = self.values[j] if j >= 0 else INVALID
+                if v == DRAW or v == INVALID:
+                    open_moves[0] += 1
+                elif (v - 1) % 2 == 0:               # the opponent is lost in v - 1
+                    if v < best_win[0]:
+                        best_win[0] = v
+                elif v - 1 > worst_loss[0]:          # the opponent wins in v - 1
+                    worst_loss[0] = v - 1
+            move_piece(p, i, frm)
+            if taken >= 0:
+                p.sq[taken] = to
+                p.board[to] = <uint8_t>(taken + 1)
+        return legal
+
     cdef void init_range(self, int64_t start, int64_t end) noexcept nogil:
         """Values of positions decided at once: invalid, no legal move,
         and the captures' results; counts of the moves still open."""
         cdef Spec* s = &self.spec
         cdef Pos p
-        cdef int piece[MAXMOVES]
-        cdef int target[MAXMOVES]
-        cdef int n, k, i, to, frm, taken, legal, open_moves, v, best_win, worst_loss
+        cdef int legal, open_moves, best_win, worst_loss
         cdef int64_t index
         for index in range(start, end):
             if not decode(s, index, &p) or attacked(s, &p, 1 - p.side):
                 self.values[index] = INVALID
                 continue
-            n = moves_of(s, &p, p.side, piece, target)
-            legal = open_moves = 0
-            best_win = 1000
-            worst_loss = -1
-            for k in range(n):
-                i = piece[k]
-                to = target[k]
-                frm = p.sq[i]
-                taken = <int>p.board[to] - 1
-                if taken >= 0:
-                    p.sq[taken] = -1
-                move_piece(&p, i, to)
-                if not attacked(s, &p, p.side):
-                    legal += 1
-                    if taken >= 0:
-                        v = sub_value(&self.subs[taken], &p)
-                        if v == DRAW or v == INVALID:
-                            open_moves += 1          # a draw: never counted down
-                        elif (v - 1) % 2 == 0:       # the opponent is lost in v - 1
-                            if v < best_win:
-                                best_win = v
-                        elif v - 1 > worst_loss:     # the opponent wins in v - 1
-                            worst_loss = v - 1
-                    else:
-                        open_moves += 1
-                move_piece(&p, i, frm)
-                if taken >= 0:
-                    p.sq[taken] = to
-                    p.board[to] = <uint8_t>(taken + 1)
+            legal = self.outcomes(&p, False, &best_win, &worst_loss, &open_moves)
             if legal == 0:
                 self.values[index] = 1               # lost now: mated or no move
             elif best_win < 1000:
@@ -673,52 +691,18 @@ cdef class Table:
         move reaches a win, the longest in n - 1; a draw: neither)."""
         cdef Spec* s = &self.spec
         cdef Pos p
-        cdef int piece[MAXMOVES]
-        cdef int target[MAXMOVES]
-        cdef int n, k, i, to, frm, taken, v, legal, best_win, worst_loss, drawn, expected
-        cdef int64_t index, j, wrong = 0
+        cdef int legal, open_moves, best_win, worst_loss, expected
+        cdef int64_t index, wrong = 0
         for index in range(start, end):
             if self.values[index] == INVALID:
                 continue
             decode(s, index, &p)
-            n = moves_of(s, &p, p.side, piece, target)
-            legal = drawn = 0
-            best_win = 1000
-            worst_loss = -1
-            for k in range(n):
-                i = piece[k]
-                to = target[k]
-                frm = p.sq[i]
-                taken = <int>p.board[to] - 1
-                if taken >= 0:
-                    p.sq[taken] = -1
-                move_piece(&p, i, to)
-                p.side = 1 - p.side
-                if not attacked(s, &p, 1 - p.side):
-                    legal += 1
-                    if taken >= 0:
-                        p.side = 1 - p.side
-                        v = sub_value(&self.subs[taken], &p)
-                        p.side = 1 - p.side
-                    else:
-                        j = encode(s, &p)
-                        v = self.values[j] if j >= 0 else INVALID
-                    if v == DRAW or v == INVALID:
-                        drawn = 1
-                    elif (v - 1) % 2 == 0:
-                        best_win = min(best_win, v)
-                    else:
-                        worst_loss = max(worst_loss, v - 1)
-                p.side = 1 - p.side
-                move_piece(&p, i, frm)
-                if taken >= 0:
-                    p.sq[taken] = to
-                    p.board[to] = <uint8_t>(taken + 1)
+            legal = self.outcomes(&p, True, &best_win, &worst_loss, &open_moves)
             if legal == 0:
                 expected = 1
             elif best_win < 1000:
                 expected = best_win + 1
-            elif drawn:
+            elif open_moves:
                 expected = DRAW
             else:
                 expected = worst_loss + 2
