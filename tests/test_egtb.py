@@ -5,6 +5,7 @@ broken files."""
 import itertools
 import os
 import random
+import re
 import shlex
 import shutil
 import sys
@@ -264,11 +265,33 @@ def test_cli(tmp_path, capsys):
     assert (tmp_path / "KRvK.tutb").exists() and (tmp_path / "KvK.tutb").exists()
     tool.main(["probe", "--tb-path", str(tmp_path), "4k4/9/9/9/9/9/9/R8/9/3K5 w"])
     out = capsys.readouterr().out
-    assert "win in" in out and "a1a9" in out or "win in" in out
+    assert "win in 3 plies" in out and "a2a8: the opponent's loss in 2 plies" in out
     with pytest.raises(SystemExit) as exit_:
         tool.main(["generate", "--tb-path", str(tmp_path), "KQvK"])
     assert exit_.value.code == 2
     assert tool.table_size("KRAAEEvKAAEE") == Table("KRvK").size * 10 * 21 * 10 * 21
+
+
+def test_verify_finds_a_changed_value(tables, tmp_path, capsys):
+    """A table whose file is whole (its checksum made anew) but one of whose
+    values is wrong: tuong-egtb verify says so and exits 1."""
+    for name in tables.names:
+        shutil.copy(os.path.join(tables.path, name + ".tutb"), tmp_path)
+    table = read_table(str(tmp_path / "KHvKAA.tutb"))
+    values = bytearray(table.folded())
+    index = next(i for i, v in enumerate(values) if v not in (0, 255) and v % 2 == 1)
+    values[index] += 2                   # a win in n becomes a win in n + 2
+    changed = Table("KHvKAA")
+    changed.unfold(bytes(values))
+    changed.set_longest(table.max_dtm)
+    write_table(changed, str(tmp_path / "KHvKAA.tutb"))
+    tool.main(["verify", "--tb-path", str(tmp_path), "KHvK"])
+    with pytest.raises(SystemExit) as exit_:
+        tool.main(["verify", "--tb-path", str(tmp_path), "KHvKAA"])
+    assert exit_.value.code == 1
+    out = capsys.readouterr().out
+    # the changed position, its mirror, and the positions whose values rested on it
+    assert "KHvK: sound" in out and re.search(r"KHvKAA: \d+ positions wrong", out)
 
 
 # -- in the engine -----------------------------------------------------------------
