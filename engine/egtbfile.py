@@ -177,6 +177,8 @@ class Tablebases:
                 table = read_table(os.path.join(self.path, name + SUFFIX), name)
             except TableError as error:
                 self.problems[name] = str(error)
+            except MemoryError:
+                self.problems[name] = f"{name}: not enough memory to read it"
         self.tables[name] = table          # last: a reader thread's table is whole
         return table
 

@@ -55,14 +55,17 @@ class RootTables:
     def set_path(self, path):
         """Option TablebasePath; empty turns the tables off. A bad folder is
         reported and the engine goes on without tables."""
-        egtb.install([])
-        self.installed = frozenset()
         tables = None
         if path:
             try:
                 tables = Tablebases(path)
             except TableError as error:
                 self.report_error(f"TablebasePath {error}; playing without tables")
+        old = self.tables
+        if tables is not None and old is not None and (old.path, old.names) == (path, tables.names):
+            return                       # the same folder again: keep the tables read from it
+        egtb.install([])
+        self.installed = frozenset()
         with self._lock:                 # the reader reads for the current folder only
             self._queue = []
             self.tables = tables
@@ -115,7 +118,11 @@ class RootTables:
                     self._idle.set()
                     return
                 name, tables = self._queue.pop(0), self.tables
-            tables.table(name)           # keeps it (or its problem) in `tables`
+            try:
+                tables.table(name)       # keeps it (or its problem) in `tables`
+            except Exception as error:   # a reader that died would leave every go waiting
+                tables.problems[name] = f"{name}: could not be read ({error!r})"
+                tables.tables[name] = None
 
     def _new_problems(self):
         problems = self.tables.problems.copy() if self.tables is not None else {}
@@ -133,7 +140,8 @@ class RootTables:
         return value
 
     def root_move(self, board, banned=()):
-        """(SearchInfo, SearchResult) for a won or lost table position, else None."""
+        """(SearchInfo, SearchResult) for a won or lost table position, else
+        None (also while a table that one of its moves leads to is unread)."""
         self.probes = 0
         value = self.value(board)
         if value in (None, 0, 255):
@@ -169,19 +177,26 @@ class RootTables:
         """The table's best play from `board`: the fastest win, the slowest loss."""
         scratch, line = board.copy(), []
         while len(line) < PV_LIMIT:
-            best, best_rank = None, None
+            best, best_rank, unknown = None, None, False
             for move in scratch.legal_moves():
                 if not line and move in banned:
                     continue
                 scratch.push(move)
                 after = self.value(scratch)
                 scratch.pop()
-                if after is None or after == 255:
+                if after is None:
+                    # a capture into a table not read yet (or unreadable): the
+                    # best move may be that one, so the root is left to the search
+                    unknown = True
+                    break
+                if after == 255:
                     continue
                 rank = _rank(after)
                 if best_rank is None or rank > best_rank:
                     best, best_rank = move, rank
-            if best is None:
+            if unknown and not line:
+                return []
+            if best is None or unknown:
                 break
             line.append(best)
             scratch.push(best)

@@ -280,7 +280,7 @@ def test_verify_finds_a_changed_value(tables, tmp_path, capsys):
     table = read_table(str(tmp_path / "KHvKAA.tutb"))
     values = bytearray(table.folded())
     index = next(i for i, v in enumerate(values) if v not in (0, 255) and v % 2 == 1)
-    values[index] += 2                   # a win in n becomes a win in n + 2
+    values[index] += 2                   # a loss in n plies becomes a loss in n + 2
     changed = Table("KHvKAA")
     changed.unfold(bytes(values))
     changed.set_longest(table.max_dtm)
@@ -411,6 +411,47 @@ def test_a_table_being_read_never_holds_up_a_search(tb_path, monkeypatch):
     assert info.mate == 2 and result.best == "a2a8"
 
 
+def test_no_table_move_while_a_capture_leads_into_an_unread_table(tb_path):
+    """The position's own table is in, the one its capture of the advisor
+    leads into is not: that capture may be the best move, so the search
+    plays; once every table is in, the table does."""
+    from tuong.protocol.tablebases import RootTables
+    root = RootTables(print)
+    root.set_path(tb_path)
+    board = Board("3ak4/9/9/9/9/9/9/3R5/9/5K3 w")    # the rook on d2 can take d9
+    assert root.tables.table("KRvKA") is not None and not root.tables.attempted("KRvK")
+    assert root.root_move(board) is None
+    root.prepare(board, None)
+    info, result = root.root_move(board)
+    assert info.mate and info.mate > 0
+    installed = root.installed
+    root.set_path(tb_path)                  # a GUI sending its options again
+    assert root.installed == installed and root.root_move(board) is not None
+
+
+def test_a_failing_table_reader_reports_it_and_reads_on(tb_path, monkeypatch):
+    """An unexpected error while a table is read (memory, a bug) is reported,
+    that table is left out, and the reader goes on with the others (and with
+    later go's) rather than leaving every go waiting."""
+    from tuong.protocol.tablebases import RootTables
+    real_table = Tablebases.table
+
+    def failing(self, name):
+        if name == "KvK":
+            raise RuntimeError("disk on fire")
+        return real_table(self, name)
+    monkeypatch.setattr(Tablebases, "table", failing)
+    errors = []
+    root = RootTables(errors.append)
+    root.set_path(tb_path)
+    root.prepare(Board("4k4/9/9/9/9/9/9/R8/9/3K5 w"), 20)
+    assert root._idle.is_set()
+    assert "KRvK" in root.installed and "KvK" not in root.installed
+    assert any("KvK" in e and "disk on fire" in e for e in errors), errors
+    root.prepare(Board("4k4/9/9/9/9/9/9/N8/9/3K5 w"), 20)
+    assert "KHvK" in root.installed
+
+
 def losing_moves(tables, board):
     out = []
     for move in board.legal_moves():
@@ -473,6 +514,26 @@ def test_tuong_egtb_play_reports_a_failure(tables, capsys):
     config.openings = [(fen, []) for _, fen, _ in positions]
     assert egtb_play.judge(config, positions) == 1
     assert "FAILED KHvKAA" in capsys.readouterr().out
+
+
+def test_tuong_egtb_play_does_not_judge_an_opponents_forfeit(tables, capsys):
+    """An opponent that moves illegally loses, but the game shows nothing
+    of tuong's play: not counted as converted, not a failure."""
+    from tuong.tools import egtb_play, match
+    cheat = shlex.join([sys.executable, str(ROOT / "tests" / "fake_engine.py"),
+                        "--mode", "illegal"])
+    won, _ = egtb_play.sample(tables, "KRvKA", 1, random.Random(2), 9)
+    positions = [("KRvKA", fen, plies) for fen, plies in won]
+    config = match.parse_args(["-engine", "name=tuong", f"cmd={shlex.join(default_engine())}",
+                               f"option.TablebasePath={tables.path}",
+                               "-engine", "name=opponent", f"cmd={cheat}",
+                               "-each", "tc=1+0.02", "-games", "2"])
+    config.openings = [(fen, []) for _, fen, _ in positions]
+    assert egtb_play.judge(config, positions) == 0
+    out = capsys.readouterr().out
+    # both games: the opponent's first move is illegal, whichever side it has
+    assert "all            tuong converted 0/0 wins, held 0/0 draws; the opponent converted " \
+        "0/0 against tuong; 2 not judged (the opponent forfeited)" in out, out
 
 
 def quiet_draws(tables, board):

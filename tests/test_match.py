@@ -509,6 +509,9 @@ def test_resume_counts_the_pgn_games_and_plays_the_rest(tmp_path):
     run_match(argv[:argv.index("-games") + 1] + ["3"] + argv[argv.index("-games") + 2:])
     first = pgn.read_games(out.read_text())
     assert len(first) == 3
+    whole_text = out.read_text()
+    last_game = whole_text[whole_text.rindex("[Event "):]
+    out.write_text(whole_text + last_game[:len(last_game) * 2 // 3])  # killed while writing
     stats, _, text = run_match(argv + ["-resume"])
     games = pgn.read_games(out.read_text())
     assert text.startswith("Resumed: 3 games") and text.count("game ") == 3
@@ -519,11 +522,20 @@ def test_resume_counts_the_pgn_games_and_plays_the_rest(tmp_path):
                                        sorted(games, key=lambda g: int(g[0]["Round"]))):
         whole.add(spec, match.Finished(result, tags["Termination"]))
     assert whole.penta == stats.penta and whole.wdl == stats.wdl
+    broken = out.read_text()
+    moves = broken.index("\n\n1. ") + 2
+    out.write_text(broken[:moves] + "1. x9q " + broken[moves:])            # a game damaged
+    with pytest.raises(match.UsageError, match="game 1 of the file is broken"):
+        run_match(argv + ["-resume"])
+    out.write_text(broken)
     swapped = [w.replace("name=A", "name=X") for w in argv]
     with pytest.raises(match.UsageError, match="not one of this match's games"):
         run_match(swapped + ["-resume"])
     with pytest.raises(match.UsageError, match="needs -pgnout"):
         match.parse_args(argv[:argv.index("-pgnout")] + ["-resume"])
+    with pytest.raises(match.UsageError, match="needs the first run's -seed"):
+        match.parse_args(argv + ["-resume", "-openings", "order=random"])
+    match.parse_args(argv + ["-resume", "-openings", "order=random", "-seed", "7"])
 
 
 def replay_with_pyffish(path):

@@ -18,6 +18,7 @@ from tuong.engine.egtbfile import SUFFIX, TableError, Tablebases, canonical, fen
 from tuong.protocol.tablebases import RootTables
 from tuong.tools.cli import default_engine
 from tuong.tools.match import UsageError, parse_args
+from tuong.tools.referee import RED
 from tuong.tools.runtime import Fatal, ThreadPool, schedule
 
 TRIES = 200_000                # random indexes drawn, at most
@@ -102,7 +103,15 @@ def judge(config, positions, pgnout=None):
                 out.write(pgn.format_game(game, job.number, "tuong-egtb play"))
                 out.flush()
             counts = tally.setdefault(name, dict.fromkeys(
-                ("won", "converted", "defended", "opponent converted", "drawn", "held"), 0))
+                ("won", "converted", "defended", "opponent converted", "drawn", "held",
+                 "not judged"), 0))
+            if game.forfeit is not None and (game.forfeit == RED) != tuong_red:
+                # the other engine lost on time, crashed or moved illegally: the
+                # game shows nothing of what tuong makes of the position
+                counts["not judged"] += 1
+                print(f"not judged: {name} {fen}: the opponent forfeited ({game.termination}: "
+                      f"{game.reason})", flush=True)
+                continue
             side_to_move_red = fen.split()[1] == "w"
             tuong_points = {"1-0": 1, "0-1": 0}.get(game.result, 0.5)
             if not tuong_red:
@@ -133,15 +142,13 @@ def judge(config, positions, pgnout=None):
         pool.close()
         if out:
             out.close()
-    for name, c in sorted(tally.items()):
+    total = {k: sum(c[k] for c in tally.values()) for k in next(iter(tally.values()), {})}
+    for name, c in sorted(tally.items()) + ([("all", total)] if total else []):
         print(f"{name:14} tuong converted {c['converted']}/{c['won']} wins, held "
               f"{c['held']}/{c['drawn']} draws; the opponent converted "
-              f"{c['opponent converted']}/{c['defended']} against tuong")
-    total = {k: sum(c[k] for c in tally.values()) for k in next(iter(tally.values()), {})}
-    if total:
-        print(f"{'all':14} tuong converted {total['converted']}/{total['won']} wins, held "
-              f"{total['held']}/{total['drawn']} draws; the opponent converted "
-              f"{total['opponent converted']}/{total['defended']} against tuong")
+              f"{c['opponent converted']}/{c['defended']} against tuong"
+              + (f"; {c['not judged']} not judged (the opponent forfeited)"
+                 if c["not judged"] else ""))
     return 1 if failures else 0
 
 

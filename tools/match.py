@@ -29,8 +29,10 @@ Options (a value list is KEY=VALUE words):
                         position (engines with books: option.OwnBook=true for tuong)
   -pgnout FILE          append every finished game, flushed as it ends
   -resume               go on with a match that stopped: the games already in the
-                        -pgnout file (same engines, openings and options) count and
-                        are not played again, and the SPRT carries on from them
+                        -pgnout file count and are not played again (each is checked
+                        to be this match's: its engines and opening; with
+                        order=random give the same -seed), a game cut short at the
+                        file's end is played again, and the SPRT carries on
   -sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=pentanomial|trinomial]
                         (or positionally: --sprt E0 E1 [ALPHA [BETA]])
   -resign movecount=N score=CP      adjudicate a loss both engines agree on
@@ -64,6 +66,7 @@ import importlib.util
 import json
 import os
 import random
+import re
 import signal
 import sys
 import threading
@@ -213,6 +216,10 @@ def parse_args(argv):
         _check_cluster(config.cluster)
     if config.resume and not config.pgnout:
         raise UsageError("-resume needs -pgnout: the games to go on from")
+    if config.resume and (cfg.get("openings") or {}).get("order") == "random" \
+            and "seed" not in cfg:
+        raise UsageError("-resume with -openings order=random needs the first run's -seed "
+                         "(the openings' order)")
     config.rules = _rules(cfg)
     config.openings = _openings(cfg.get("openings", {}), cfg.get("seed"))
     if "sprt" in cfg:
@@ -357,22 +364,48 @@ def run(config, stream=sys.stdout):
 Finished = namedtuple("Finished", "result termination")
 
 
+GAME_START = re.compile(r"^\[Event ", re.M)
+
+
+def _read_resumable(path):
+    """The games of a -pgnout file. A last game cut short (the match was
+    killed while writing it) is cut off the file, to be played again; a
+    broken game before it is an error. A game without a result is left out
+    (played again)."""
+    with open(path, "rb") as f:
+        text = f.read().decode("utf-8", errors="replace")
+    starts = [m.start() for m in GAME_START.finditer(text)]
+    games = []
+    for i, (start, end) in enumerate(zip(starts, starts[1:] + [len(text)])):
+        chunk, last = text[start:end], i == len(starts) - 1
+        try:
+            parsed = pgn.read_games(chunk) if "\ufffd" not in chunk else []
+        except ValueError:
+            parsed = []
+        if len(parsed) == 1 and (parsed[0][2] != "*" or not last):
+            games += [game for game in parsed if game[2] != "*"]
+        elif last:
+            with open(path, "r+b") as f:
+                f.truncate(len(text[:start].encode("utf-8")))
+        else:
+            raise UsageError(f"-resume: {path}: game {len(games) + 1} of the file is broken "
+                             f"(at character {start})")
+    return games
+
+
 def finished_games(config, specs):
     """{game number: Finished} of the games the -pgnout file already holds,
     each checked against the game this match would play under that number
     (its engines and opening), so a resumed match is the match it was."""
     try:
-        with open(config.pgnout, encoding="utf-8") as f:
-            games = pgn.read_games(f.read())
+        games = _read_resumable(config.pgnout)
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError, ValueError) as e:
+    except OSError as e:
         raise UsageError(f"-resume: {config.pgnout}: {e}") from None
     names = [e.name for e in config.engines]
     done = {}
     for tags, moves, result in games:
-        if result == "*":                    # not finished: it is played again
-            continue
         number = int(tags["Round"]) if tags.get("Round", "").isdigit() else 0
         spec = specs[number - 1] if 1 <= number <= len(specs) else None
         fen, opening_moves = spec.opening if spec else (None, [])
