@@ -445,3 +445,30 @@ def test_search_reports_are_typed_records():
         info.nodez
     with pytest.raises(FrozenInstanceError):
         info.nodes = 1
+
+
+@pytest.mark.parametrize("go,waits", [("go wtime 10000 winc 100", "quarter"),
+                                      ("go depth 5", "TABLE_WAIT"), ("go nodes 500", "TABLE_WAIT"),
+                                      ("go infinite", "no"), ("go ponder wtime 10000", "no")])
+def test_a_go_waits_for_its_tables_only_as_its_limits_allow(make, go, waits):
+    """How long a go may wait for tables still being read: a quarter of its
+    hard limit (the wait then taken off its limits), TABLE_WAIT for a depth or
+    nodes search, nothing for ponder or infinite."""
+    from tuong.engine.timeman import budget
+    from tuong.protocol import session as session_module
+    session, out, searcher = make("uci", "position startpos")
+    waited = []
+
+    def reading(board, wait):              # a table read that takes 0.2 s of the wait
+        waited.append(wait)
+        time.sleep(min(wait, 0.2))
+    session.tablebases.prepare = reading
+    session.handle_line(go)
+    session.handle_line("stop")            # the fake searcher knows no node limit
+    assert out.wait_for(lambda line: line.startswith("bestmove"))
+    soft, hard = budget(10_000, 100)
+    expected = {"quarter": hard / 4000, "TABLE_WAIT": session_module.TABLE_WAIT, "no": 0}[waits]
+    assert waited == [pytest.approx(expected)]
+    if waits == "quarter":                 # the 0.2 s spent is off both limits
+        assert searcher.calls[-1]["hard_ms"] <= hard - 200
+        assert searcher.calls[-1]["soft_ms"] <= soft - 200
