@@ -20,6 +20,9 @@
 # elephants can neither check (a general "checks" only on an open file, which
 # the side moving may not create) nor stay on a chase, see README
 # (Endgame tablebases) and tests/test_egtb.py for the positions that show it.
+# Where both sides have an attacker (KRvKH) a draw can rest on a perpetual
+# check or chase (a horse checking on and on): those draws are not proven
+# (draws_proven), and the search does not take them as draws.
 #
 # Indexing. Each piece's squares are limited to where it can ever stand
 # (a general to its palace's 9 points, an advisor to 5, an elephant to 7, a
@@ -143,6 +146,13 @@ def parse_name(name):
         raise ValueError(f"{name!r}: at most {MAXP} pieces")
     # Kings first (the index's outer digits), then the rest in name order.
     return sorted(pieces, key=lambda p: (p[1] != KING, p[0], ORDER[LETTERS[p[1]]]))
+
+
+def draws_proven(pieces):
+    """Do the table's draws hold under our rules? Yes when at most one side
+    has an attacker (rook, cannon, horse, pawn): the other side can neither
+    check nor chase throughout a cycle. [(colour, kind)]."""
+    return len({colour for colour, kind in pieces if kind not in (KING, ADVISOR, ELEPHANT)}) < 2
 
 
 def name_of(pieces):
@@ -451,6 +461,7 @@ cdef struct SubMap:
     Spec* spec
     const uint8_t* values
     int flip
+    int draws                    # draws_proven: else a draw is no answer
     int source[MAXP]
 
 
@@ -871,6 +882,7 @@ cdef struct Entry:
     const Spec* spec
     const uint8_t* values
     int flip
+    int draws                    # draws_proven: else a draw is no answer
 
 cdef Entry ENTRIES[2048]
 cdef int ENTRY_COUNT = 0
@@ -908,12 +920,14 @@ def install(tables):
     ENTRY_COUNT = 0
     _installed[:] = [table for _, table, _ in entries]
     cdef Table held
+    pieces_of = [table.pieces() for _, table, _ in entries]
     for i, (key, table, flip) in enumerate(entries):
         held = table
         ENTRIES[i].key = key
         ENTRIES[i].spec = &held.spec
         ENTRIES[i].values = held.values
         ENTRIES[i].flip = flip
+        ENTRIES[i].draws = draws_proven(pieces_of[i])
     MAX_PIECES = max([len(table.pieces()) for table in tables], default=0)
     ENTRY_COUNT = len(entries)
 
@@ -972,7 +986,7 @@ cdef int probe_position(const Position* p, int* value) noexcept nogil:
                 break
     q.side = p.side ^ e.flip
     cdef int64_t index = encode(s, &q)
-    if index < 0:
+    if index < 0 or (e.values[index] == DRAW and not e.draws):
         return 0
     value[0] = e.values[index]
     egtb_count(&HITS)

@@ -312,14 +312,18 @@ class Session:
     def _prepare_tables(self, board, hold, limits):
         """Install the tables this search can use, waiting for their reading
         as long as the search may: a quarter of its hard limit (the time
-        spent is taken off the limits), at most TABLE_WAIT s for a depth or
-        nodes search, not at all for ponder or infinite (read meanwhile, the
-        tables come in at the next go)."""
+        spent is taken off the limits), three quarters if the position is in
+        a table (its move then comes from the table, at once), at most
+        TABLE_WAIT s for a depth or nodes search, not at all for ponder or
+        infinite (read meanwhile, the tables come in at the next go)."""
         hard = limits.get("hard_ms")
         if hold or not any(limits.get(k) for k in ("depth", "nodes", "soft_ms", "hard_ms")):
             budget = 0
+        elif hard:
+            share = 0.75 if self.tablebases.holds(board) else 0.25
+            budget = min(TABLE_WAIT, hard * share / 1000)
         else:
-            budget = min(TABLE_WAIT, hard / 4000) if hard else TABLE_WAIT
+            budget = TABLE_WAIT
         start = time.monotonic()
         self.tablebases.prepare(board, budget)
         spent = int((time.monotonic() - start) * 1000)

@@ -19,9 +19,11 @@ moves that keep the draw only: the search probes the tables only after
 captures and would not see a quiet move that loses.
 """
 import threading
+import time
 from collections import Counter
 
 from tuong.engine import egtb
+from tuong.engine.egtb import parse_name
 from tuong.engine.egtbfile import TableError, Tablebases, canonical, material
 from tuong.engine.report import SearchInfo
 from tuong.engine.search import SearchResult
@@ -48,9 +50,9 @@ class RootTables:
         self.probes = 0                  # root probes answered (info tbhits)
         self._reported = set()
         self._lock = threading.Lock()
+        self._read_one = threading.Condition(self._lock)   # notified after each table
         self._queue = []                 # names the reader is to read, in order
-        self._idle = threading.Event()   # set while the reader has nothing to do
-        self._idle.set()
+        self._reading = False            # a reader thread is running
 
     def set_path(self, path):
         """Option TablebasePath; empty turns the tables off. A bad folder is
@@ -73,8 +75,9 @@ class RootTables:
             self.report_error(f"TablebasePath {path}: no tables (*.tutb) in it")
 
     def wanted(self, board):
-        """The tables `board`'s position can reach by captures: its own
-        first, then the smaller ones by size."""
+        """The tables `board`'s position can reach by captures, in the order
+        they are read: its own, those one capture away (what the root move
+        needs), then the others by size."""
         if self.tables is None:
             return []
         name, pieces = material(board.fen())
@@ -87,23 +90,38 @@ class RootTables:
             if (_within(t_red, red) and _within(t_black, black)) or \
                     (_within(t_red, black) and _within(t_black, red)):
                 found.append(table)
-        own = canonical(name)[0]
-        return sorted(found, key=lambda n: (n != own, self.tables.file_size(n), n))
+        return sorted(found, key=lambda n: (len(pieces) - len(parse_name(n)),
+                                            self.tables.file_size(n), n))
+
+    def holds(self, board):
+        """Is `board`'s position in one of the folder's tables?"""
+        return self.tables is not None and \
+            canonical(material(board.fen())[0])[0] in self.tables.names
 
     def prepare(self, board, budget=None):
         """Install the tables `board`'s position can reach by captures, those
         read by now or within `budget` seconds (None: as long as it takes);
-        the rest are read meanwhile for a later `go`."""
+        the rest are read meanwhile for a later `go`. For a position in a
+        table the wait ends once its own table and those one capture away
+        are in: the root move needs no more."""
         wanted = self.wanted(board)
         missing = [n for n in wanted if not self.tables.attempted(n)]
         if missing:
-            with self._lock:
+            pieces = len(material(board.fen())[1])
+            needed = [n for n in wanted if len(parse_name(n)) >= pieces - 1] \
+                if self.holds(board) else wanted
+            deadline = None if budget is None else time.monotonic() + budget
+            with self._read_one:
                 self._queue = missing
-                if self._idle.is_set():
-                    self._idle.clear()
+                if not self._reading:
+                    self._reading = True
                     threading.Thread(target=self._read, daemon=True,
                                      name="tablebase-reader").start()
-            self._idle.wait(budget)
+                while self._reading and not all(self.tables.attempted(n) for n in needed):
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        break
+                    self._read_one.wait(left)
         ready = frozenset(n for n in wanted if self.tables.loaded(n) is not None)
         for problem in self._new_problems():
             self.report_error(f"TablebasePath: {problem}; that table is not used")
@@ -113,9 +131,10 @@ class RootTables:
 
     def _read(self):
         while True:
-            with self._lock:
+            with self._read_one:
+                self._read_one.notify_all()
                 if not self._queue:
-                    self._idle.set()
+                    self._reading = False
                     return
                 name, tables = self._queue.pop(0), self.tables
             try:

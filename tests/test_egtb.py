@@ -429,6 +429,104 @@ def test_no_table_move_while_a_capture_leads_into_an_unread_table(tb_path):
     assert root.installed == installed and root.root_move(board) is not None
 
 
+def test_a_table_position_waits_only_for_the_tables_its_move_needs(tb_path, monkeypatch):
+    """At a table position the go waits for its own table and those one
+    capture away, not for the rest (read meanwhile): the move is the table's."""
+    import threading
+
+    from tuong.protocol.tablebases import RootTables
+    gate = threading.Event()
+    real_table = Tablebases.table
+
+    def slow_far_table(self, name):
+        if name == "KvK":                   # two captures away from KRvKA
+            gate.wait(30)
+        return real_table(self, name)
+    monkeypatch.setattr(Tablebases, "table", slow_far_table)
+    root = RootTables(print)
+    root.set_path(tb_path)
+    board = Board("3ak4/9/9/9/9/9/9/3R5/9/5K3 w")
+    assert root.wanted(board)[-1] == "KvK"
+    waiting = threading.Thread(target=root.prepare, args=(board, 60))
+    waiting.start()
+    waiting.join(15)
+    try:
+        assert not waiting.is_alive()
+        assert {"KRvKA", "KRvK", "KAvK"} <= root.installed and "KvK" not in root.installed
+        info, result = root.root_move(board)
+        assert info.mate > 0
+    finally:
+        gate.set()
+
+
+def drawn_after_a_capture(tables, name):
+    """(board, move): Red to move takes a black rook and lands in a drawn
+    position of table `name`, Black to move."""
+    table = tables.table(name)
+    rng = random.Random(5)
+    for _ in range(5_000):
+        index = rng.randrange(table.size)
+        if table.value_at(index) != 0:
+            continue
+        fen = fen_of(table.pieces(), *table.position_at(index))
+        if not fen.endswith(" b") or "N" not in fen:
+            continue
+        grid = [list(_expand(row)) for row in fen.split()[0].split("/")]
+        for sq in rng.sample(range(90), 90):
+            r, f = 9 - sq // 9, sq % 9
+            if grid[r][f] != ".":
+                continue
+            grid[r][f] = "r"
+            try:
+                before = Board("/".join(_compress(row) for row in grid) + " w")
+            except ValueError:
+                continue
+            finally:
+                grid[r][f] = "."
+            target = "abcdefghi"[f] + str(sq // 9)
+            for move in before.legal_moves():
+                if move.endswith(target):
+                    after = before.copy()
+                    after.push(move)
+                    if tables.probe_fen(after.fen()) == 0:
+                        return before, move
+    raise AssertionError(f"no such position found in {name}")
+
+
+def _expand(row):
+    return "".join("." * int(c) if c.isdigit() else c for c in row)
+
+
+def _compress(cells):
+    out, gap = "", 0
+    for c in cells:
+        if c == ".":
+            gap += 1
+            continue
+        out += (str(gap) if gap else "") + c
+        gap = 0
+    return out + (str(gap) if gap else "")
+
+
+@pytest.mark.parametrize("name,proven", [("KHvKAA", True), ("KHvKP", False)])
+def test_the_search_takes_a_table_draw_only_where_draws_are_proven(tables, name, proven):
+    """After the horse takes the rook the position is a table draw. KHvKAA's
+    draws are proven (only one side has an attacker): the search scores the
+    capture 0. KHvKP's are not (the pawn could hold a "draw" by checking on
+    and on, which loses under our rules): the search evaluates on."""
+    from tuong.engine import egtb
+    from tuong.engine.search import Searcher
+    assert egtb.draws_proven(parse_name(name)) is proven
+    board, capture = drawn_after_a_capture(tables, name)
+    egtb.install([tables.table(n) for n in sorted(tables.names) if tables.table(n)])
+    try:
+        result = Searcher(8, threads=1).search(board, depth=2)
+    finally:
+        egtb.install([])
+    assert result.best == capture, board.fen()
+    assert (result.score == 0) is proven, (board.fen(), result.score)
+
+
 def test_a_failing_table_reader_reports_it_and_reads_on(tb_path, monkeypatch):
     """An unexpected error while a table is read (memory, a bug) is reported,
     that table is left out, and the reader goes on with the others (and with
@@ -445,7 +543,7 @@ def test_a_failing_table_reader_reports_it_and_reads_on(tb_path, monkeypatch):
     root = RootTables(errors.append)
     root.set_path(tb_path)
     root.prepare(Board("4k4/9/9/9/9/9/9/R8/9/3K5 w"), 20)
-    assert root._idle.is_set()
+    assert not root._reading
     assert "KRvK" in root.installed and "KvK" not in root.installed
     assert any("KvK" in e and "disk on fire" in e for e in errors), errors
     root.prepare(Board("4k4/9/9/9/9/9/9/N8/9/3K5 w"), 20)

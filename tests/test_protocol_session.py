@@ -448,12 +448,14 @@ def test_search_reports_are_typed_records():
 
 
 @pytest.mark.parametrize("go,waits", [("go wtime 10000 winc 100", "quarter"),
+                                      ("go wtime 10000 winc 100", "table root"),
                                       ("go depth 5", "TABLE_WAIT"), ("go nodes 500", "TABLE_WAIT"),
                                       ("go infinite", "no"), ("go ponder wtime 10000", "no")])
 def test_a_go_waits_for_its_tables_only_as_its_limits_allow(make, go, waits):
     """How long a go may wait for tables still being read: a quarter of its
     hard limit (the wait then taken off its limits), TABLE_WAIT for a depth or
-    nodes search, nothing for ponder or infinite."""
+    nodes search, nothing for ponder or infinite; three quarters of the
+    hard limit when the position is in a table (its move is then at once)."""
     from tuong.engine.timeman import budget
     from tuong.protocol import session as session_module
     session, out, searcher = make("uci", "position startpos")
@@ -463,12 +465,14 @@ def test_a_go_waits_for_its_tables_only_as_its_limits_allow(make, go, waits):
         waited.append(wait)
         time.sleep(min(wait, 0.2))
     session.tablebases.prepare = reading
+    session.tablebases.holds = lambda board: waits == "table root"
     session.handle_line(go)
     session.handle_line("stop")            # the fake searcher knows no node limit
     assert out.wait_for(lambda line: line.startswith("bestmove"))
     soft, hard = budget(10_000, 100)
-    expected = {"quarter": hard / 4000, "TABLE_WAIT": session_module.TABLE_WAIT, "no": 0}[waits]
+    expected = {"quarter": hard / 4000, "table root": hard * 0.75 / 1000,
+                "TABLE_WAIT": session_module.TABLE_WAIT, "no": 0}[waits]
     assert waited == [pytest.approx(expected)]
-    if waits == "quarter":                 # the 0.2 s spent is off both limits
+    if waits in ("quarter", "table root"):  # the 0.2 s spent is off both limits
         assert searcher.calls[-1]["hard_ms"] <= hard - 200
         assert searcher.calls[-1]["soft_ms"] <= soft - 200

@@ -25,9 +25,9 @@ import sys
 import time
 
 from tuong.engine.board import Board
-from tuong.engine.egtb import Table, domain, parse_name
+from tuong.engine.egtb import Table, domain, draws_proven, parse_name
 from tuong.engine.egtbfile import (SUFFIX, TableError, Tablebases, canonical, describe,
-                                   read_table, write_table)
+                                   material, read_table, write_table)
 from tuong.tools import egtb_play
 from tuong.tools.cli import ArgumentParser, bar
 
@@ -169,6 +169,9 @@ def probe(args, parser):
         parser.error(str(error))
     value = tables.probe_fen(board.fen())
     print(f"{board.fen()}: {describe(value)}")
+    if value == 0 and not draws_proven(parse_name(material(board.fen())[0])):
+        print("  (both sides have an attacker: the table's draw may rest on a perpetual check "
+              "or chase, which loses under our rules; the engine searches it)")
     if value is None:
         for problem in tables.problems.values():
             print(f"  ({problem})")

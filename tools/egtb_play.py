@@ -5,7 +5,8 @@
 From random positions of the tables, tuong (with `TablebasePath`) plays an
 opponent engine twice, colours swapped, under tuong-match's referee (Asian
 rules). What must hold: from a won position tuong wins, within the table's
-distance to mate; from a drawn one tuong loses neither game. How the
+distance to mate; from a drawn one tuong loses neither game (drawn positions
+are taken only from tables whose draws are proven, see engine/egtb.pyx). How the
 opponent does with the same positions is reported beside it. The exit
 status is 1 if tuong failed once.
 """
@@ -14,6 +15,7 @@ import shlex
 import sys
 
 from tuong.engine.board import Board
+from tuong.engine.egtb import draws_proven
 from tuong.engine.egtbfile import SUFFIX, TableError, Tablebases, canonical, fen_of
 from tuong.protocol.tablebases import RootTables
 from tuong.tools.cli import default_engine
@@ -32,11 +34,15 @@ def _won(value, min_plies):
 def sample(tables, name, count, rng, min_plies):
     """(won, drawn): up to `count` positions of each, the side to move
     winning in at least `min_plies`, or drawn with a move that would lose
-    (a draw that can be thrown away, where one exists)."""
+    (a draw that can be thrown away, where one exists). No draws of a table
+    whose draws are not proven (both sides with an attacker: a draw there
+    may rest on a perpetual check or chase, which loses)."""
     table = tables.table(canonical(name)[0])
     root = RootTables(print)
     root.tables = tables
     won, drawn, plain_draws, checked = [], [], [], 0
+    if not draws_proven(table.pieces()):
+        checked = TRAP_CHECKS            # its draws may need a perpetual check: not played
     for _ in range(TRIES):
         if len(won) >= count and (len(drawn) >= count or checked == TRAP_CHECKS):
             break
