@@ -268,6 +268,7 @@ class Session:
         over = board.is_game_over()
         failure = table = None
         if not over and self.game == "xiangqi":
+            start = time.monotonic()
             try:
                 self._prepare_tables(board, hold, limits)
                 banned = tuple(limits.get("banned", ()))
@@ -278,6 +279,11 @@ class Session:
                     limits["banned"] = banned + losing
             except Exception as err:       # a table must never cost the GUI its move
                 self.error(f"tablebase probe failed ({err!r}); searching")
+            # the clock runs from the go: the tables' time is off the search's
+            spent = int((time.monotonic() - start) * 1000)
+            for key in ("soft_ms", "hard_ms"):
+                if limits.get(key):
+                    limits[key] = max(1, limits[key] - spent)
         if not over and table is None:
             try:
                 self.searcher.prepare(board, **limits)
@@ -311,8 +317,8 @@ class Session:
 
     def _prepare_tables(self, board, hold, limits):
         """Install the tables this search can use, waiting for their reading
-        as long as the search may: a quarter of its hard limit (the time
-        spent is taken off the limits), three quarters if the position is in
+        as long as the search may: a quarter of its hard limit (the caller
+        takes the time spent off the limits), three quarters if the position is in
         a table (its move then comes from the table, at once), at most
         TABLE_WAIT s for a depth or nodes search, not at all for ponder or
         infinite (read meanwhile, the tables come in at the next go)."""
@@ -324,12 +330,7 @@ class Session:
             budget = min(TABLE_WAIT, hard * share / 1000)
         else:
             budget = TABLE_WAIT
-        start = time.monotonic()
         self.tablebases.prepare(board, budget)
-        spent = int((time.monotonic() - start) * 1000)
-        for key in ("soft_ms", "hard_ms"):
-            if limits.get(key):
-                limits[key] = max(1, limits[key] - spent)
 
     def start_perft(self, board, depth, *, on_move, on_done):
         """`go perft`: a divide on the worker thread, as a search that stop

@@ -52,6 +52,7 @@ class RootTables:
         self._lock = threading.Lock()
         self._read_one = threading.Condition(self._lock)   # notified after each table
         self._queue = []                 # names the reader is to read, in order
+        self._wanted = (None, {})        # (tables, {material: wanted}) as wanted() found them
         self._reading = False            # a reader thread is running
 
     def set_path(self, path):
@@ -83,6 +84,13 @@ class RootTables:
         name, pieces = material(board.fen())
         if len(pieces) > self.tables.max_pieces + 2:
             return []
+        if self._wanted[0] is not self.tables:   # the answer depends on the material only
+            self._wanted = (self.tables, {})
+        if name not in self._wanted[1]:
+            self._wanted[1][name] = self._reachable(name, len(pieces))
+        return self._wanted[1][name]
+
+    def _reachable(self, name, count):
         red, black = _parts(name)
         found = []
         for table in self.tables.names:
@@ -90,7 +98,7 @@ class RootTables:
             if (_within(t_red, red) and _within(t_black, black)) or \
                     (_within(t_red, black) and _within(t_black, red)):
                 found.append(table)
-        return sorted(found, key=lambda n: (len(pieces) - len(parse_name(n)),
+        return sorted(found, key=lambda n: (count - len(parse_name(n)),
                                             self.tables.file_size(n), n))
 
     def holds(self, board):
