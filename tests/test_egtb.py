@@ -385,6 +385,20 @@ def test_won_table_positions_are_converted(tables, tb_path):
             assert len(game.moves) <= table_value(tables, fen)
 
 
+def hold_table_reads(monkeypatch, only=None):
+    """Reading a table (`only` that one) waits until the returned Event is set."""
+    import threading
+    gate = threading.Event()
+    real_table = Tablebases.table
+
+    def slow_table(self, name):
+        if only is None or name == only:
+            gate.wait(30)
+        return real_table(self, name)
+    monkeypatch.setattr(Tablebases, "table", slow_table)
+    return gate
+
+
 def test_a_table_being_read_never_holds_up_a_search(tb_path, monkeypatch):
     """Reading a table (seconds for a large one) happens on a thread of its
     own: a go that may not wait searches without it, and a later go installs
@@ -392,13 +406,7 @@ def test_a_table_being_read_never_holds_up_a_search(tb_path, monkeypatch):
     import threading
 
     from tuong.protocol.tablebases import RootTables
-    gate = threading.Event()
-    real_table = Tablebases.table
-
-    def slow_table(self, name):
-        gate.wait(30)
-        return real_table(self, name)
-    monkeypatch.setattr(Tablebases, "table", slow_table)
+    gate = hold_table_reads(monkeypatch)
     root = RootTables(print)
     root.set_path(tb_path)
     board = Board("4k4/9/9/9/9/9/9/R8/9/3K5 w")
@@ -438,14 +446,7 @@ def test_a_table_position_waits_only_for_the_tables_its_move_needs(tb_path, monk
     import threading
 
     from tuong.protocol.tablebases import RootTables
-    gate = threading.Event()
-    real_table = Tablebases.table
-
-    def slow_far_table(self, name):
-        if name == "KvK":                   # two captures away from KRvKA
-            gate.wait(30)
-        return real_table(self, name)
-    monkeypatch.setattr(Tablebases, "table", slow_far_table)
+    gate = hold_table_reads(monkeypatch, "KvK")      # two captures away from KRvKA
     root = RootTables(print)
     root.set_path(tb_path)
     board = Board("3ak4/9/9/9/9/9/9/3R5/9/5K3 w")
