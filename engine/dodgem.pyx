@@ -12,7 +12,7 @@
 
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy
-from tuong.engine.game cimport GameOps, GameBoard, Move, MATE
+from tuong.engine.game cimport GameOps, GameBoard, Move, MATE, bounded_eval
 from tuong.engine.grid cimport splitmix64, write_square, read_square
 from tuong.engine.rows import format_rows, parse_rows, split_fen
 
@@ -143,7 +143,7 @@ cdef int dg_evaluate(void* state) noexcept nogil:
             score += 10 * (f + 1) - 5 * (d.cell[c + 1] == WHITE_CAR)
         elif d.cell[c] == WHITE_CAR:
             score -= 10 * (r + 1) - 5 * (d.cell[c + WIDTH] == BLACK_CAR)
-    return score if d.side == BLACK else -score
+    return bounded_eval(score if d.side == BLACK else -score)
 
 
 cdef inline int leaves_board(Move move) noexcept nogil:

@@ -25,6 +25,8 @@ import struct
 import zlib
 
 from tuong.engine.egtb import LETTERS, Table, name_of, parse_name
+from tuong.engine.files import NotAFileError, open_regular
+from tuong.engine.rows import flip_square, xiangqi_placement, xiangqi_squares
 
 MAGIC = b"TUONGTB1"
 VERSION = 1
@@ -67,7 +69,7 @@ def write_table(table, path):
 def read_table(path, expected_name=None):
     """The Table in a file; TableError saying what is wrong with a bad one."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             head = f.read(_HEAD.size)
             if len(head) < _HEAD.size:
                 raise TableError(f"{path}: too short for a table")
@@ -86,6 +88,8 @@ def read_table(path, expected_name=None):
             packed = f.read(packed_length)
     except OSError as error:
         raise TableError(f"{path}: cannot read ({error.strerror})") from None
+    except NotAFileError as error:
+        raise TableError(f"{path}: {error}") from None
     if expected_name and name != expected_name:
         raise TableError(f"{path}: holds {name!r}, not {expected_name!r}")
     if len(packed) != packed_length:
@@ -117,39 +121,25 @@ def read_table(path, expected_name=None):
 
 def material(fen):
     """(name of a position's material, [(colour, kind, square)]) from a FEN."""
-    placement = fen.split()[0]
+    squares = xiangqi_squares(fen.split()[0])
     pieces = []
-    for r, row in enumerate(placement.split("/")):
-        f = 0
-        for c in row:
-            if c.isdigit():
-                f += int(c)
-                continue
-            colour = 0 if c.isupper() else 1
-            letter = {"N": "H", "B": "E"}.get(c.upper(), c.upper())
-            pieces.append((colour, LETTERS.index(letter), (9 - r) * 9 + f))
-            f += 1
+    for rank in range(9, -1, -1):                # as the FEN lists them
+        for sq in range(rank * 9, rank * 9 + 9):
+            c = squares[sq]
+            if c is not None:
+                letter = {"N": "H", "B": "E"}.get(c.upper(), c.upper())
+                pieces.append((0 if c.isupper() else 1, LETTERS.index(letter), sq))
     return name_of([(c, k) for c, k, _ in pieces]), pieces
 
 
 def fen_of(pieces, squares, side):
     """A FEN (placement and side) from [(colour, kind)], their squares
     (rank * 9 + file) and the side to move (0 Red): material() reversed."""
-    grid = [[""] * 9 for _ in range(10)]
+    board = [None] * 90
     for (colour, kind), sq in zip(pieces, squares):
         letter = "KABNRCP"[kind]                 # LETTERS as FEN writes them
-        grid[sq // 9][sq % 9] = letter if colour == 0 else letter.lower()
-    rows = []
-    for rank in range(9, -1, -1):
-        row, gap = "", 0
-        for cell in grid[rank]:
-            if cell:
-                row += (str(gap) if gap else "") + cell
-                gap = 0
-            else:
-                gap += 1
-        rows.append(row + (str(gap) if gap else ""))
-    return "/".join(rows) + (" w" if side == 0 else " b")
+        board[sq] = letter if colour == 0 else letter.lower()
+    return xiangqi_placement(board) + (" w" if side == 0 else " b")
 
 
 class Tablebases:
@@ -223,7 +213,7 @@ def _parses(name):
 def _squares(table, pieces, flip):
     """The pieces' squares in the table's order (colours and ranks flipped
     for a position of the other colouring)."""
-    pool = [((c ^ flip), k, (9 - sq // 9) * 9 + sq % 9 if flip else sq) for c, k, sq in pieces]
+    pool = [((c ^ flip), k, flip_square(sq) if flip else sq) for c, k, sq in pieces]
     squares = []
     for colour, kind in table.pieces():
         for i, (c, k, sq) in enumerate(pool):

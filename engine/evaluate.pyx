@@ -28,6 +28,7 @@ from tuong.engine.position cimport (
     PAWN, PIECE_SQUARE, side_tag, rank_of, file_of, square_at, ORTH, HORSE_LEG, HORSE_JUMP,
 )
 from tuong.engine.position cimport IN_PALACE, IN_HALF
+from tuong.engine.game cimport bounded_eval
 # The file format and the feature layout: plain Python that imports nothing
 # of the core (so no circle), and reads no file when imported.
 from tuong.engine import weights as _weights
@@ -308,14 +309,12 @@ cdef int evaluate(const Position* p) noexcept nogil:
     cdef int score = p.score + side_score(&red) - side_score(&black) \
         + HOLLOW_CANNON * (hollow_cannon(p, BLACK) - hollow_cannon(p, RED)) \
         + CANNON_OVER_HORSE * cannons_over_horses(p)
-    if p.side == RED:
-        return score + TEMPO
-    return -score + TEMPO
+    return bounded_eval((score if p.side == RED else -score) + TEMPO)
 
 
 cdef int quick_evaluate(const Position* p) noexcept nogil:
     """Material and piece-square values alone: the incremental part."""
-    return (p.score if p.side == RED else -p.score) + TEMPO
+    return bounded_eval((p.score if p.side == RED else -p.score) + TEMPO)
 
 
 cdef double trace(const Position* p, double* features) noexcept nogil:

@@ -30,6 +30,20 @@ cdef enum:
     # mated a move later, and so hid mates the rule cannot escape.)
     MATE_BOUND = MATE - MAX_PLY
     INFINITE = 32000
+    # The largest |score| an evaluation may give: strictly below the mates,
+    # so that no evaluation, however odd its weights, reads as a forced
+    # result or reaches the search's window bounds.
+    EVAL_LIMIT = MATE_BOUND - 1
+
+
+cdef inline int bounded_eval(long long score) noexcept nogil:
+    """score clamped to [-EVAL_LIMIT, EVAL_LIMIT]: every evaluator returns
+    through this."""
+    if score > EVAL_LIMIT:
+        return EVAL_LIMIT
+    if score < -EVAL_LIMIT:
+        return -EVAL_LIMIT
+    return <int> score
 
 # What the search may do in a game's tree (GameOps.pruning). Each is sound
 # only for some games, so a game switches on what fits it; a game that

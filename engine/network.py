@@ -27,7 +27,8 @@ A file that is missing, cut short, too long, of another version or
 architecture, or whose checksum does not match is refused with a
 NetworkError naming the problem; so is one whose weights could overflow
 the engine's integers (an accumulator beyond int16 with 32 pieces on the
-board, the output's sum beyond int32).
+board, the output's sum beyond int32), or one term of whose output alone
+is worth SANE_TERM_CP centipawns or more.
 """
 import array
 import struct
@@ -35,13 +36,22 @@ import sys
 import zlib
 from dataclasses import dataclass
 
+from tuong.engine.files import NotAFileError, open_regular, read_regular
+
 MAGIC = b"TUONGNN\0"
 VERSION = 1
 FEATURES = 1260
 MAX_HIDDEN = 512
 ARCHITECTURE = "tuong-nnue features=xiangqi-piece-square-{features} hidden={hidden} " \
                "activation=clipped-relu output=1 psqt=1"
+# One term of the output (the bias, a piece-square weight, one hidden
+# unit at full activation) worth this many centipawns or more marks a
+# broken network: it is a hundred pawns.
+SANE_TERM_CP = 10_000
 HEAD = struct.Struct("<8sIIIIIIII")
+# The largest network file read: the widest network with a description of
+# up to 1 MiB (a larger file is refused before it is read).
+MAX_FILE_BYTES = HEAD.size + 2**20 + (2 + 2 * FEATURES * 2 + 4) * MAX_HIDDEN + 4 * FEATURES + 12
 
 
 class NetworkError(ValueError):
@@ -86,9 +96,9 @@ def is_network_file(path):
     """Whether the file starts as a network file does (for EvalFile's choice
     between a network and a weights file)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             return f.read(len(MAGIC)) == MAGIC
-    except OSError:
+    except (OSError, NotAFileError):
         return False
 
 
@@ -128,13 +138,14 @@ def decode(data, name="network"):
         parts.append(bytes(data[at:at + size]))
         at += size
     (out_bias,) = struct.unpack_from("<i", data, at)
-    check_ranges(name, hidden, qa, parts, out_bias)
+    check_ranges(name, hidden, qa, qb, scale, parts, out_bias)
     return Network(hidden, *parts, out_bias=out_bias, qa=qa, qb=qb, scale=scale,
                    description=description, features=features)
 
 
-def check_ranges(name, hidden, qa, parts, out_bias):
-    """Refuse weights that could overflow the engine's integer sums."""
+def check_ranges(name, hidden, qa, qb, scale, parts, out_bias):
+    """Refuse weights that could overflow the engine's integer sums, or
+    one of whose terms alone is worth SANE_TERM_CP or more."""
     ft_bias, ft_weights, psqt, out_weights = (array.array(code, part) for code, part in
                                               zip("hhih", parts))
     if sys.byteorder == "big":
@@ -149,13 +160,24 @@ def check_ranges(name, hidden, qa, parts, out_bias):
     bound = qa * sum(abs(w) for w in out_weights) + abs(out_bias) + 32 * max(map(abs, psqt))
     if bound >= 2 ** 31:
         raise NetworkError(f"{name}: output weights too large (the sum could overflow)")
+    # The engine clamps every evaluation below the mate scores; a network
+    # one of whose terms alone is worth more than SANE_TERM_CP would spend
+    # its life against that clamp, so it is refused as broken.
+    per_cp = qa * qb / scale
+    terms = {"output bias": abs(out_bias), "piece-square weight": max(map(abs, psqt)) / 2,
+             "output weight": qa * max(map(abs, out_weights))}
+    for term, units in terms.items():
+        if units / per_cp >= SANE_TERM_CP:
+            raise NetworkError(f"{name}: {term} worth {units / per_cp:.0f} cp, too large "
+                               f"(no term may reach {SANE_TERM_CP} cp)")
 
 
 def read(path):
     """The Network in a file; NetworkError if it is missing or bad."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_regular(path, MAX_FILE_BYTES, "a network file")
     except OSError as e:
         raise NetworkError(f"{path}: cannot read: {e.strerror or e}") from None
+    except NotAFileError as e:
+        raise NetworkError(f"{path}: {e}") from None
     return decode(data, str(path))

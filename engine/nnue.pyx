@@ -13,7 +13,8 @@
 # Output: clipped ReLU of [side to move's H, the other side's H] -> 1:
 #   eval = (sum_i clamp(a_i, 0, QA) * w_i + b + (psqt[us] - psqt[them]) / 2)
 #          * SCALE / (QA * QB)
-# with QA = 255 the accumulator's unit, QB = 64 the output weights' unit,
+# with QA the accumulator's unit and QB the output weights' unit, both read
+# from the file (tuong-train writes 255 and 1024),
 # and the piece-square path in the output's unit too (QA * QB / SCALE a
 # centipawn), fine enough that its rounding does not show.
 # The loops run over int16 arrays that the C compiler vectorises with the
@@ -24,6 +25,7 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
+from tuong.engine.game cimport bounded_eval
 from tuong.engine.accumulator cimport Accumulator, AccumulatorRing, NN_RING, NN_MAX_HIDDEN
 from tuong.engine.position cimport (
     Position, Move, KIND_OF, RED, BLACK, EMPTY, move_from, move_to, file_of, rank_of,
@@ -36,7 +38,7 @@ cdef enum:
 cdef int nn_active = 0
 cdef int generation = 0           # bumped by every install: old rings are stale
 cdef int hidden = 0
-cdef int qa = 255, qb = 64, scale = 400
+cdef int qa = 255, qb = 1024, scale = 400   # install() sets them from the file
 cdef int16_t* ft_bias = NULL      # [hidden]
 cdef int16_t* ft_weights = NULL   # [N_FEATURES][hidden]
 cdef int32_t* psqt_weights = NULL # [N_FEATURES]
@@ -164,7 +166,7 @@ cdef int nn_evaluate(Position* p) noexcept nogil:
     cdef int64_t total = clipped_dot(a.values[us], out_weights, hidden, qa) \
         + clipped_dot(a.values[them], out_weights + hidden, hidden, qa) + out_bias \
         + (<int64_t> a.psqt[us] - a.psqt[them]) // 2
-    return <int>(total * scale // (qa * qb))
+    return bounded_eval(total * scale // (qa * qb))
 
 
 cdef int nn_accumulator_matches(Position* p) noexcept nogil:

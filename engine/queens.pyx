@@ -18,7 +18,7 @@
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport abs
 from libc.string cimport memcpy
-from tuong.engine.game cimport GameOps, GameBoard, Move
+from tuong.engine.game cimport GameOps, GameBoard, Move, bounded_eval
 from tuong.engine.grid cimport splitmix64, write_square, read_square
 from tuong.engine.rows import format_rows, parse_rows, split_fen
 
@@ -144,7 +144,7 @@ cdef uint64_t qn_key(void* state) noexcept nogil:
 
 cdef int qn_evaluate(void* state) noexcept nogil:
     cdef Queens* q = <Queens*> state
-    return CELL_VALUE * (q.claimed[q.side] - q.claimed[q.side ^ 1])
+    return bounded_eval(CELL_VALUE * (q.claimed[q.side] - q.claimed[q.side ^ 1]))
 
 
 cdef int final_score(const Queens* q) noexcept nogil:

@@ -1,5 +1,9 @@
-"""FEN rows for the small games: rows from the top, a letter per piece, digits
-(one or more) for runs of empty cells, then a space and the side to move."""
+"""FEN rows, for Xiangqi and the small games: rows from the top, a letter per
+piece, digits (one or more) for runs of empty cells, then a space and the
+side to move; and the board's two symmetries, the left-right mirror and the
+colour flip. Every module that reads or writes a placement, or mirrors or
+flips a square, does it here (plain Python, so the tools, the trainer's
+numpy arrays and the Cython core's tables all take the same definition)."""
 import re
 
 _TOKEN = re.compile(r"\d+|\D")
@@ -61,3 +65,50 @@ def split_fen(fen, game, sides=("w", "b")):
 
 def square_name(file, rank):
     return "abcdefghijklmnopqrstuvwxyz"[file] + str(rank + 1)
+
+
+# -- Xiangqi -------------------------------------------------------------------
+# A Xiangqi square as a number: rank * 9 + file, a0 = 0, i9 = 89 (the
+# tablebases', the book's and the training data's index).
+
+# Pikafish's letters, and the WXF letters E and H for the elephant and horse.
+XIANGQI_LETTERS = "KABNRCPkabnrcpEHeh"
+
+
+def xiangqi_squares(placement):
+    """The 90 squares of a Xiangqi FEN placement, a0 first: a letter or None.
+    ValueError unless it is 10 rows of 9 cells."""
+    rows = parse_rows(placement, XIANGQI_LETTERS, "Xiangqi")
+    if len(rows) != 10 or any(len(row) != 9 for row in rows):
+        raise ValueError(f"Xiangqi FEN: the placement needs 10 rows of 9 cells: "
+                         f"{placement[:120]!r}")
+    return [rows[9 - sq // 9][sq % 9] for sq in range(90)]
+
+
+def xiangqi_placement(squares):
+    """The FEN placement of 90 squares (a letter or None each, a0 first)."""
+    return format_rows([[squares[rank * 9 + f] for f in range(9)] for rank in range(9, -1, -1)])
+
+
+def mirror_square(sq):
+    """The left-right mirror of a square number (files a <-> i); works on
+    numpy arrays too."""
+    return sq - sq % 9 + 8 - sq % 9
+
+
+def flip_square(sq):
+    """The square as the other colour sees it (ranks 0 <-> 9); works on
+    numpy arrays too."""
+    return (9 - sq // 9) * 9 + sq % 9
+
+
+def mirror_placement(placement):
+    """A FEN placement with files a-i reversed."""
+    return format_rows(row[::-1] for row in parse_rows(placement, XIANGQI_LETTERS, "Xiangqi"))
+
+
+def mirror_move(move):
+    """A move with files a-i reversed (h2e2 -> b2e2)."""
+    files = "abcdefghi"
+    return (files[8 - files.index(move[0])] + move[1]
+            + files[8 - files.index(move[2])] + move[3])

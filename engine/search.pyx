@@ -421,15 +421,15 @@ cdef class Searcher:
                 score = search_root(s, alpha, beta, depth, in_check)
             if s.aborted:
                 return score
-            if score <= alpha:
+            if score <= alpha and alpha > -INFINITE:
                 bound = "upper"
                 beta = (alpha + beta) // 2
                 alpha = max(score - delta, -INFINITE)
-            elif score >= beta:
+            elif score >= beta and beta < INFINITE:
                 bound = "lower"
                 beta = min(score + delta, INFINITE)
             else:
-                return score
+                return score    # inside the window, or against a bound that cannot widen
             delta += delta // 2
             if on_info and (now_ns() - self.start_ns) > 1_000_000_000 and s.pv_len[0]:
                 on_info(self._info(depth, line, score, bound, self._pv()))

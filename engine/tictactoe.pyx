@@ -6,7 +6,7 @@
 
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy
-from tuong.engine.game cimport GameOps, GameBoard, Move, MATE
+from tuong.engine.game cimport GameOps, GameBoard, Move, MATE, bounded_eval
 from tuong.engine.grid cimport splitmix64, write_square, read_square
 from tuong.engine.rows import format_rows, parse_rows, split_fen, square_name
 
@@ -113,7 +113,7 @@ cdef int ttt_evaluate(void* state) noexcept nogil:
             score += LINE_VALUE[marks[X]]
         elif marks[X] == 0:
             score -= LINE_VALUE[marks[O]]
-    return score if t.side == 0 else -score
+    return bounded_eval(score if t.side == 0 else -score)
 
 
 cdef int ttt_result(const TicTacToe* t, int ply, int* score) noexcept nogil:

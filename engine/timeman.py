@@ -21,11 +21,9 @@ MAX_MS = 2**31 - 1
 SUDDEN_DEATH_MOVES = 30
 # With an increment larger than what a move costs outside the search, every
 # move brings time of its own, so the clock in hand can be spent sooner, in
-# the middlegame where it decides most: planned over 30 moves, tuong ended
-# its 10 s + 0.1 s games with 2.8 s unused (median; Fairy-Stockfish 0.8 s),
-# and spent less than it in the first 40 moves. (An increment below the
-# overhead brings nothing: planned over 20 moves, a minute + 10 ms with 29 ms
-# lost outside the search each move ran out of time in the tests' model.)
+# the middlegame where it decides most (docs/testing.md: the SPRT of
+# 2026-11-24). An increment below that overhead brings nothing, so such a
+# clock is planned as sudden death.
 SUDDEN_DEATH_MOVES_WITH_INC = 20
 
 # The hard cap is this many times the target ...

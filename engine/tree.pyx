@@ -561,10 +561,12 @@ cdef int aspiration(SearchState* s, int depth, int previous, int use_window, int
         score = pvs(s, alpha, beta, depth, 0, in_check, 0)
         if s.aborted:
             return score
-        if score <= alpha:
+        # A fail against a bound already at INFINITE cannot be widened: the
+        # score is what it is (a window that never changed would loop).
+        if score <= alpha and alpha > -INFINITE:
             beta = (alpha + beta) // 2
             alpha = score - delta if score - delta > -INFINITE else -INFINITE
-        elif score >= beta:
+        elif score >= beta and beta < INFINITE:
             beta = score + delta if score + delta < INFINITE else INFINITE
         else:
             return score

@@ -56,8 +56,11 @@ feature vector engine.board.eval_features() returns.
 import json
 from pathlib import Path
 
+from tuong.engine.files import NotAFileError, read_regular
+
 FORMAT = "tuong-weights 1"
 DEFAULT_PATH = Path(__file__).resolve().parent / "weights.json"
+MAX_FILE_BYTES = 2**20            # a weights file is a few kB; larger is not one
 
 PIECES = "KABNRCP"                 # by piece type, as in engine/position.pxd
 MATERIAL_PIECES = "ABNRCP"
@@ -165,9 +168,8 @@ def read(path):
     """The validated weights in a file; WeightsError if it cannot be read or
     is not a good weights file."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as err:
+        text = read_regular(path, MAX_FILE_BYTES, "a weights file").decode("utf-8")
+    except (OSError, UnicodeDecodeError, NotAFileError) as err:
         raise WeightsError(f"cannot read weights file {str(path)!r}: "
                            f"{getattr(err, 'strerror', None) or err}") from None
     try:

@@ -42,14 +42,15 @@ book instead.
 """
 import bisect
 import hashlib
-import os
 import random
-import stat
 import struct
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
+
+from tuong.engine.files import NotAFileError, read_regular
+from tuong.engine.rows import mirror_move, mirror_placement
 
 MAGIC = b"TUONGBK\0"
 VERSION = 1
@@ -73,36 +74,6 @@ class BookError(ValueError):
 
 
 # -- positions and moves ------------------------------------------------------
-def mirror_placement(placement):
-    """FEN's placement with files a-i reversed."""
-    return "/".join(_compress(_expand(row)[::-1]) for row in placement.split("/"))
-
-
-def _expand(row):
-    return "".join("." * int(ch) if ch.isdigit() else ch for ch in row)
-
-
-def _compress(row):
-    out, empty = [], 0
-    for ch in row:
-        if ch == ".":
-            empty += 1
-            continue
-        if empty:
-            out.append(str(empty))
-            empty = 0
-        out.append(ch)
-    if empty:
-        out.append(str(empty))
-    return "".join(out)
-
-
-def mirror_move(move):
-    """A move with files a-i reversed (h2e2 -> b2e2)."""
-    return (FILES[8 - FILES.index(move[0])] + move[1]
-            + FILES[8 - FILES.index(move[2])] + move[3])
-
-
 def canonical(fen):
     """(canonical text, mirrored) of a FEN: mirrored is True when the text
     is the mirror's, so the position's moves must be mirrored to match it."""
@@ -250,18 +221,11 @@ class Book:
     def open(cls, path):
         """The book at `path`; BookError naming the file and the problem."""
         try:
-            with open(path, "rb") as f:
-                # Only a regular file of bounded size is read: an option's value
-                # may name /dev/zero or a pipe, which would never end.
-                status = os.fstat(f.fileno())
-                if not stat.S_ISREG(status.st_mode):
-                    raise BookError(f"{path}: not a regular file")
-                if status.st_size > MAX_FILE_BYTES:
-                    raise BookError(f"{path}: {status.st_size} bytes, more than a book may "
-                                    f"have ({MAX_FILE_BYTES})")
-                data = f.read(MAX_FILE_BYTES + 1)
+            data = read_regular(path, MAX_FILE_BYTES, "a book")
         except OSError as error:
             raise BookError(f"{path}: cannot read ({error.strerror or error})") from None
+        except NotAFileError as error:
+            raise BookError(f"{path}: {error}") from None
         return cls(data, path)
 
     def _fail(self, problem):

@@ -44,7 +44,8 @@ UnsupportedError and leaves the engine usable. Lines we do not understand
 are ignored, and `info` lines are parsed field by field, so one odd token
 does not lose the rest.
 
-Notes per dialect (checked by hand against the engines in /usr/games):
+Notes per dialect (how the engines in /usr/games behave; tests/test_client.py
+plays each):
 - UCI: `setoption name UCI_Variant value xiangqi` when the option exists.
 - UCCI: `ucci`/`ucciok`, `setoption <name> <value>`, `go time .. increment
   .. opptime .. oppincrement ..`. The spec counts time in seconds unless the
@@ -540,6 +541,7 @@ class Analysis:
         engine = self.engine
         try:
             if not self._stop_sent:
+                self._stop_sent = True
                 engine._send(engine.stop_command)
             deadline = time.monotonic() + STOP_GRACE
             while self._running:
@@ -557,6 +559,12 @@ class Analysis:
             item.info = self._info
             self.result = item
             self._end()
+            if self._stop_sent:
+                # The stop may have crossed the engine's move: an idle engine
+                # can answer it (UCCI's `nobestmove`). A sync reads past any
+                # such answer, so that no line of this search is taken as
+                # the next search's.
+                self.engine._sync()
         elif isinstance(item, Info) and item.multipv in (None, 1):
             self._info = self._info.merged(item)
         return item

@@ -24,7 +24,9 @@ def default_threads():
         return 1
 
 
-# EvalFile's value for the weights file the engine ships with.
+# EvalFile's value for the evaluation the engine ships with: its network
+# (engine/default.nnue), or the hand-crafted weights (engine/weights.json)
+# in a build without one.
 DEFAULT_EVAL_FILE = "<default>"
 # BookFile's value for the book the engine ships with (protocol/default.book).
 DEFAULT_BOOK_FILE = "<default>"
@@ -157,8 +159,9 @@ def engine_options(session):
         Option("Threads", "spin", default_threads(), 1, 256, ucci="threads",
                on_change=lambda n: session.searcher.set_threads(n),
                refused_while_searching=True),
-        # The evaluation's weights file (engine/weights.json unless set;
-        # tuong-tune writes others): loaded at once, the board rescored and
+        # The evaluation: a network file (tuong-train writes them) or a
+        # hand-crafted weights file (tuong-tune writes them), told apart by
+        # the network's magic bytes; loaded at once, the board rescored and
         # the hash emptied. A bad file is an error and changes nothing.
         Option("EvalFile", "string", DEFAULT_EVAL_FILE, ucci="evalfile",
                on_change=lambda path: session.set_eval_file(path),

@@ -176,7 +176,15 @@ class RootTables:
         line = self._line(board, banned)
         if not line:
             return None
-        plies = value - 1
+        # The score is the chosen move's: with moves banned (searchmoves,
+        # banmoves) it may be slower than the root's, or only a draw, which
+        # the search plays.
+        board.push(line[0])
+        after = self.value(board)
+        board.pop()
+        if after in (None, 0, 255):
+            return None
+        plies = after           # the opponent's distance after it, and this move
         mate = (plies + 1) // 2 if plies % 2 else -(plies // 2)
         info = SearchInfo(depth=plies or 1, seldepth=plies or 1, multipv=1, score=None,
                           mate=mate, bound=None, nodes=0, nps=0, hashfull=0, time_ms=0,

@@ -146,7 +146,7 @@ def test_broken_files_are_refused_naming_the_file_and_the_problem(tmp_path, data
 def test_a_missing_file_a_folder_a_device_and_a_huge_file_are_refused(tmp_path, monkeypatch):
     with pytest.raises(books.BookError, match="cannot read"):
         books.Book.open("/nonexistent/x.book")
-    with pytest.raises(books.BookError, match="cannot read"):
+    with pytest.raises(books.BookError, match="not a regular file"):
         books.Book.open(tmp_path)
     with pytest.raises(books.BookError, match="not a regular file"):
         books.Book.open("/dev/zero")                 # read to its end, it would never end

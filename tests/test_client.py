@@ -376,3 +376,18 @@ def test_tuong(tuong_available, proto):
         engine.new_game()
         play_a_few(engine)
         play_a_few(engine, MIDGAME)
+
+
+@pytest.mark.parametrize("proto", ["uci", "ucci", "xboard"])
+def test_a_stop_after_the_engines_move_does_not_answer_the_next_search(tuong_available, proto):
+    """The search is over (its move written, not yet read) when stop() sends
+    the stop: tuong over UCCI answers that idle stop with `nobestmove`, which
+    must not be read as the next search's answer."""
+    with tuong(proto) as engine:
+        for _ in range(2):
+            analysis = engine.analyse((None, []), Limit(depth=3))
+            time.sleep(1.0)             # depth 3 is over long before
+            analysis.stop()
+            assert legal_after((None, []), analysis.result.move)
+            result = engine.play(BLACK_TO_MOVE, Limit(depth=2))
+            assert result.move is not None and legal_after(BLACK_TO_MOVE, result.move), result

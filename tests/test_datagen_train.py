@@ -35,6 +35,44 @@ def test_decode_gives_each_pieces_square_and_kind():
     assert list(decoded["score"]) == [12, 12] and list(decoded["result"]) == [1, 1]
 
 
+@pytest.mark.parametrize("damage, what", [
+    (lambda r: r.__setitem__(12, (r[12] & 0xF0) | 14), "a piece kind above 13"),
+    (lambda r: r.__setitem__(31, 2), "a side to move other than 0 or 1"),
+    (lambda r: r.__setitem__(30, 3), "a result outside -1..1"),
+    (lambda r: r.__setitem__(30, 0x80), "a result outside -1..1"),
+    (lambda r: r.__setitem__(slice(0, 12), b"\xff" * 12), "occupancy beyond square 89"),
+    (lambda r: r.__setitem__(slice(0, 12), (2**40 - 1).to_bytes(12, "little")),
+     "more than 32 pieces"),
+])
+def test_a_record_no_position_can_have_is_an_error_naming_file_and_record(tmp_path, capsys,
+                                                                          damage, what):
+    """Training data is checked as it is read: a bad record names its file
+    and number, and tuong-train stops with that line (exit 2)."""
+    need_module("numpy")
+    from tuong.tools import train
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
+    good = dataset.pack(dataset.squares_of_fen(fen), 12, 1, 0)
+    bad = bytearray(good)
+    damage(bad)
+    path = tmp_path / "pos.bin"
+    path.write_bytes(dataset.header() + good * 2999 + bytes(bad) + good * 200)
+    with pytest.raises(dataset.DatasetError, match=rf"pos.bin: record 2,999 has {what}"):
+        dataset.read(path)
+    with pytest.raises(SystemExit) as exit_:
+        train.main([str(path), "-o", str(tmp_path / "net.nnue"), "--epochs", "1"])
+    assert exit_.value.code == 2 and "record 2,999" in capsys.readouterr().err
+
+
+def test_random_records_are_refused(tmp_path):
+    """3,000 random records (the issue's example) do not train in silence."""
+    need_module("numpy")
+    rng = random.Random(3)
+    path = tmp_path / "random.bin"
+    path.write_bytes(dataset.header() + bytes(rng.randrange(256) for _ in range(32 * 3000)))
+    with pytest.raises(dataset.DatasetError, match="random.bin: record 0 has"):
+        dataset.read(path)
+
+
 def test_datagen_fills_the_file_and_goes_on_where_it_stopped(tmp_path, capsys):
     out = tmp_path / "pos.bin"
     argv = ["--out", str(out), "--nodes", "300", "--concurrency", "1", "--random-plies", "4,6",

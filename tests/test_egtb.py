@@ -297,6 +297,40 @@ def test_verify_finds_a_changed_value(tables, tmp_path, capsys):
     assert "KHvK: sound" in out and re.search(r"KHvKAA: \d+ positions wrong", out)
 
 
+@pytest.mark.parametrize("damage", ["magic", "flip"])
+def test_verify_names_a_damaged_table_and_writes_nothing(tmp_path, capsys, damage):
+    """A damaged file is reported with what is wrong (exit 1), never made
+    again: verification does not write."""
+    generator = tool.Generator(str(tmp_path), out=open(os.devnull, "w"))
+    generator.get("KRvK")
+    path = tmp_path / "KRvK.tutb"
+    data = bytearray(path.read_bytes())
+    if damage == "magic":
+        data[:8] = b"NOTATABL"
+    else:
+        data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+    before = {f.name: f.read_bytes() for f in tmp_path.iterdir()}
+    with pytest.raises(SystemExit) as exit_:
+        tool.main(["verify", "--tb-path", str(tmp_path)])
+    assert exit_.value.code == 1
+    out = capsys.readouterr()
+    assert re.search(r"KRvK: cannot be verified: .*KRvK", out.out), out.out
+    assert "sound" in out.out.replace("KRvK: cannot", "")          # KvK is sound
+    assert "making it again" not in out.err
+    assert {f.name: f.read_bytes() for f in tmp_path.iterdir()} == before
+
+
+def test_generate_refuses_an_endgame_too_large_before_making_anything(tmp_path, capsys):
+    folder = tmp_path / "tables"
+    with pytest.raises(SystemExit) as exit_:
+        tool.main(["generate", "--tb-path", str(folder), "KRCHPvKRAA"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "KRCHPvKRAA: 5,845,851,000,000 positions" in err[0], err
+    assert not folder.exists()
+
+
 # -- in the engine -----------------------------------------------------------------
 
 from tuong.protocol.client import Limit, open_engine  # noqa: E402
@@ -324,6 +358,42 @@ def test_engine_plays_the_table_move_with_its_mate_distance(tables, tb_path):
                 assert result.info.mate == (plies + 1) // 2 and after == plies - 1, fen
             else:                        # a loss: the slowest
                 assert result.info.mate == -(plies // 2) and after == plies - 1, fen
+
+
+@pytest.mark.parametrize("proto", ["uci", "ucci"])
+def test_a_table_move_under_searchmoves_reports_its_own_mate(tables, tb_path, proto):
+    """With the mate in one (e1e8) left out by searchmoves (UCI) or banmoves
+    (UCCI), the score is the chosen move's distance, not the root's."""
+    from pexpect.popen_spawn import PopenSpawn
+    fen = "3k5/4a4/9/9/9/9/9/9/4R4/5K3 w"
+    board = Board(fen)
+    others = [m for m in board.legal_moves() if m != "e1e8"]
+    child = PopenSpawn(default_engine(), encoding="utf-8", timeout=30)
+    try:
+        child.sendline(proto)
+        child.expect(f"{proto}ok")
+        child.sendline(f"setoption name TablebasePath value {tb_path}" if proto == "uci" else
+                       f"setoption egtbpaths {tb_path}")
+        child.sendline(f"position fen {fen}")
+        if proto == "uci":
+            child.sendline("go depth 4 searchmoves " + " ".join(others))
+        else:
+            child.sendline("banmoves e1e8")
+            child.sendline("go depth 4")
+        if proto == "uci":
+            child.expect(r"score mate (-?\d+) ")
+            mate = int(child.match.group(1))
+        else:                            # UCCI: a mate in n plies scores 10000 - n
+            child.expect(r"score (\d+) ")
+            mate = (10000 - int(child.match.group(1)) + 1) // 2
+        child.expect(r"bestmove (\S+)")
+        move = child.match.group(1)
+        assert move != "e1e8"
+        board.push(move)
+        assert mate == (table_value(tables, board.fen()) + 2) // 2 != 1, (move, mate)
+    finally:
+        child.sendline("quit")
+        child.wait()
 
 
 def test_tbhits_are_reported(tb_path):

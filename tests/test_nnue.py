@@ -282,3 +282,64 @@ def test_the_engine_loads_networks_reports_errors_and_evaluates(tmp_path, net_fi
         engine.expect(pexpect.EOF)
     finally:
         engine.close(force=True)
+
+
+# -- evaluations that no network can push out of bounds ------------------------
+
+EVAL_LIMIT = 30000 - 128 - 1      # engine/game.pxd: MATE_BOUND - 1
+
+
+def saturated_network(term_cp, hidden=32):
+    """Every hidden unit fully active (bias QA) and each output weight worth
+    term_cp: each term passes the load check, their sum is far past a mate."""
+    qa, qb, scale = 255, 1024, 400
+    weight = round(term_cp * qb / scale)
+    return network.Network(hidden, array.array("h", [qa] * hidden).tobytes(),
+                           bytes(2 * 1260 * hidden), bytes(4 * 1260),
+                           array.array("h", [weight] * hidden + [0] * hidden).tobytes(), 0,
+                           description="saturated")
+
+
+def test_a_network_worth_more_than_a_mate_is_clamped_below_the_mates(tmp_path):
+    path = tmp_path / "saturated.nnue"
+    network.write(path, saturated_network(9000))
+    evalfile.load(path)
+    assert evaluate(Board()) == EVAL_LIMIT
+    assert evaluate(Board("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b")) \
+        == EVAL_LIMIT
+
+
+def test_a_network_whose_bias_alone_is_past_a_mate_is_refused(tmp_path):
+    # The issue's example: zero weights and an output bias worth 33,000 cp.
+    net = network.Network(32, bytes(64), bytes(2 * 1260 * 32), bytes(4 * 1260), bytes(128),
+                          out_bias=33000 * 255 * 64 // 400, qa=255, qb=64, scale=400)
+    path = tmp_path / "bias.nnue"
+    network.write(path, net)
+    with pytest.raises(network.NetworkError, match="output bias worth 33000 cp"):
+        evalfile.load(path)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_go_and_stop_end_whatever_the_network_says(tmp_path, engine, sign):
+    """A network against the clamp at every position: go movetime ends with
+    a move and a centipawn score (never a mate), and an infinite search at
+    its first iterations hears stop."""
+    net = saturated_network(9000)
+    if sign < 0:
+        net.out_weights = array.array("h", [-w for w in array.array("h", net.out_weights)]) \
+            .tobytes()
+    path = tmp_path / "saturated.nnue"
+    network.write(path, net)
+    process = engine()
+    process.send(f"setoption name EvalFile value {path}")
+    process.send("position startpos")
+    process.send("go movetime 100")
+    process.expect(r"bestmove \S+", timeout=20)
+    assert "score mate" not in process.before
+    assert re.search(rf"score cp -?{EVAL_LIMIT}\b", process.before), process.before
+    process.send("go infinite")
+    process.expect("info depth 1 ", timeout=20)
+    process.send("stop")
+    process.expect(r"bestmove \S+", timeout=20)
+    process.send("isready")
+    process.expect("readyok", timeout=20)

@@ -152,7 +152,9 @@ def test_the_engine_imports_without_a_cycle_and_weights_imports_none_of_it():
     graph = {}
     for path in sorted(ENGINE.glob("*.py*")) + sorted(ENGINE.glob("*.pxd")):
         graph.setdefault(path.stem, set()).update(engine_imports(path) - {path.stem})
-    assert graph["weights"] == set(), graph["weights"]
+    # ... but the plain-Python leaf that reads a bounded regular file.
+    assert graph["weights"] == {"files"}, graph["weights"]
+    assert graph["files"] == set(), graph["files"]
     assert "weights" in graph["evaluate"]
     assert graph["report"] == set(), graph["report"]
     assert_no_cycle(graph)
@@ -164,4 +166,5 @@ def test_importing_the_weights_format_imports_no_core():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "['tuong.engine.report', 'tuong.engine.weights']"
+    assert done.stdout.strip() == \
+        "['tuong.engine.files', 'tuong.engine.report', 'tuong.engine.weights']"

@@ -376,3 +376,30 @@ def test_piped_dialects_answer_at_end_of_input():
     assert code == 0 and stdout.splitlines()[-1].startswith("move ")
     stdout, code = piped("uci\nposition startpos\ngo perft 3\n")
     assert code == 0 and stdout.splitlines()[-1] == "Nodes searched: 79666"
+
+
+# -- files an option names that are no files -------------------------------------
+
+@pytest.mark.parametrize("option", ["EvalFile", "BookFile"])
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "folder"])
+def test_a_file_option_naming_a_pipe_or_a_device_is_refused_at_once(engine, tmp_path, option,
+                                                                    kind):
+    """A FIFO would block open() until a writer came; /dev/zero would be read
+    until memory ran out. Either is refused with an error, and the engine
+    answers its next command."""
+    if kind == "fifo":
+        path = tmp_path / "pipe"
+        os.mkfifo(path)
+    elif kind == "folder":
+        path = tmp_path
+    else:
+        path = kind
+    process = engine()
+    process.send(f"setoption name {option} value {path}")
+    message = process.line("info string error: ", timeout=10)
+    assert str(path) in message, message
+    process.send("isready")
+    process.expect("readyok", timeout=10)
+    process.send("position startpos")
+    process.send("go depth 2")
+    process.expect(r"bestmove \S+", timeout=20)

@@ -21,6 +21,7 @@ Templates exist in English and Vietnamese (`lang` "en" or "vi").
 import dataclasses
 
 from tuong.engine.board import Board
+from tuong.engine.rows import xiangqi_squares
 from tuong.tools import notation as notations
 
 _FEN_KIND = {"K": "K", "A": "A", "B": "E", "N": "H", "R": "R", "C": "C", "P": "P"}
@@ -54,16 +55,8 @@ class Facts:
 
 def _pieces(fen):
     """square name -> (red?, kind) of a FEN's placement."""
-    out = {}
-    for r, row in enumerate(reversed(fen.split()[0].split("/"))):
-        f = 0
-        for ch in row:
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                out["abcdefghi"[f] + str(r)] = (ch.isupper(), _FEN_KIND[ch.upper()])
-                f += 1
-    return out
+    return {"abcdefghi"[sq % 9] + str(sq // 9): (ch.isupper(), _FEN_KIND[ch.upper()])
+            for sq, ch in enumerate(xiangqi_squares(fen.split()[0])) if ch is not None}
 
 
 def _with_side(fen, red):

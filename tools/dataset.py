@@ -19,6 +19,8 @@ writing) is repaired by `open_for_append`, which drops the partial record.
 import os
 import struct
 
+from tuong.engine.rows import xiangqi_placement, xiangqi_squares
+
 MAGIC = b"TUONGPOS"
 VERSION = 1
 RECORD_SIZE = 32
@@ -35,23 +37,10 @@ class DatasetError(ValueError):
 
 def squares_of_fen(fen):
     """The 90 squares of a FEN's placement (a0 first): a letter or None."""
-    rows = fen.split()[0].split("/")
-    if len(rows) != 10:
-        raise DatasetError(f"FEN placement needs 10 ranks: {fen!r}")
-    squares = [None] * 90
-    for i, row in enumerate(rows):
-        rank, f = 9 - i, 0
-        for ch in row:
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                if ch not in _KIND or f > 8:
-                    raise DatasetError(f"bad FEN rank {row!r}")
-                squares[rank * 9 + f] = ch
-                f += 1
-        if f != 9:
-            raise DatasetError(f"bad FEN rank {row!r}")
-    return squares
+    try:
+        return xiangqi_squares(fen.split()[0])
+    except (ValueError, IndexError) as error:
+        raise DatasetError(f"{error}") from None
 
 
 def pack(squares, score, result, side):
@@ -81,18 +70,7 @@ def unpack(record):
         if occupancy >> s & 1:
             squares[s] = PIECE_LETTERS[nibbles[k]]
             k += 1
-    rows = []
-    for rank in range(9, -1, -1):
-        row, gap = "", 0
-        for f in range(9):
-            letter = squares[rank * 9 + f]
-            if letter is None:
-                gap += 1
-                continue
-            row += (str(gap) if gap else "") + letter
-            gap = 0
-        rows.append(row + (str(gap) if gap else ""))
-    return "/".join(rows) + (" w" if side == 0 else " b"), score, result, side
+    return xiangqi_placement(squares) + (" w" if side == 0 else " b"), score, result, side
 
 
 def header():
@@ -145,17 +123,20 @@ def read(path, limit=None):
         if limit is not None:
             n = min(n, limit)
         raw = np.fromfile(f, dtype=np.uint8, count=n * RECORD_SIZE).reshape(n, RECORD_SIZE)
-    return decode(raw)
+    return decode(raw, path)
 
 
-def decode(raw):
+def decode(raw, source="records", first=0):
     """Records (n, 32) uint8 -> dict of numpy arrays:
     square (n, 32) int16: each piece's square 0..89, -1 for no piece;
     kind (n, 32) int8: its kind 0..13 (-1 for none);
-    score (n,) int16, result (n,) int8 (Red's), side (n,) uint8."""
+    score (n,) int16, result (n,) int8 (Red's), side (n,) uint8.
+    A record that no position can have is a DatasetError naming `source`
+    and the record's number (counted from `first`)."""
     import numpy as np
     n = len(raw)
-    bits = np.unpackbits(raw[:, :12], axis=1, bitorder="little")[:, :90]
+    all_bits = np.unpackbits(raw[:, :12], axis=1, bitorder="little")
+    bits = all_bits[:, :90]
     order = np.argsort(1 - bits.astype(np.int8), axis=1, kind="stable")[:, :32]  # occupied first
     present = np.take_along_axis(bits, order, axis=1).astype(bool)
     nib = raw[:, 12:28]
@@ -166,5 +147,19 @@ def decode(raw):
     kind = np.where(present, kinds, -1).astype(np.int8)
     tail = raw[:, 28:32].copy().view(np.dtype([("score", "<i2"), ("result", "i1"), ("side", "u1")]))
     tail = tail.reshape(n)
+    pieces = all_bits.sum(axis=1, dtype=np.int32)
+    problems = [
+        (all_bits[:, 90:].any(axis=1), "occupancy beyond square 89"),
+        (pieces > 32, "more than 32 pieces"),
+        ((kind > 13).any(axis=1), "a piece kind above 13"),
+        (((kind == 0).sum(axis=1) != 1) | ((kind == 7).sum(axis=1) != 1),
+         "not one general a side"),
+        ((tail["result"] < -1) | (tail["result"] > 1), "a result outside -1..1"),
+        (tail["side"] > 1, "a side to move other than 0 or 1"),
+    ]
+    for bad, what in problems:
+        if bad.any():
+            index = int(np.argmax(bad))
+            raise DatasetError(f"{source}: record {first + index:,} has {what}")
     return {"square": square, "kind": kind, "score": tail["score"].astype(np.int16),
             "result": tail["result"].astype(np.int8), "side": tail["side"].astype(np.uint8)}

@@ -25,7 +25,7 @@ import sys
 import time
 
 from tuong.engine.board import Board
-from tuong.engine.egtb import Table, domain, draws_proven, parse_name
+from tuong.engine.egtb import MAX_SIZE, Table, domain, draws_proven, parse_name
 from tuong.engine.egtbfile import (SUFFIX, TableError, Tablebases, canonical, describe,
                                    material, read_table, write_table)
 from tuong.tools import egtb_play
@@ -51,11 +51,14 @@ def table_size(name):
 
 
 class Generator:
-    """Makes tables in a folder, each after the smaller ones it needs."""
+    """Makes tables in a folder, each after the smaller ones it needs. A
+    read-only one (for verify) makes and writes nothing: a table missing or
+    damaged is a TableError."""
 
-    def __init__(self, path, threads=2, out=sys.stderr):
-        self.path, self.threads, self.out = path, threads, out
-        os.makedirs(path, exist_ok=True)
+    def __init__(self, path, threads=2, out=sys.stderr, read_only=False):
+        self.path, self.threads, self.out, self.read_only = path, threads, out, read_only
+        if not read_only:
+            os.makedirs(path, exist_ok=True)
         self.loaded = {}
         self.report = []             # (name, positions, seconds, bytes, longest) made here
         self.todo = 0                # positions of the tables still to make (the bar's whole)
@@ -66,7 +69,11 @@ class Generator:
             return self.loaded[name]
         file = os.path.join(self.path, name + SUFFIX)
         table = None
-        if os.path.exists(file):
+        if self.read_only:
+            if not os.path.exists(file):
+                raise TableError(f"{name}: not in {self.path}")
+            table = read_table(file, name)
+        elif os.path.exists(file):
             try:
                 table = read_table(file, name)
             except TableError as error:
@@ -121,6 +128,9 @@ def generate(args, parser):
             parse_name(name)
         except ValueError as error:
             parser.error(str(error))
+        if table_size(name) > MAX_SIZE:
+            parser.error(f"{name}: {table_size(name):,} positions, more than a table holds "
+                         f"({MAX_SIZE:,})")
     os.makedirs(args.tb_path, exist_ok=True)
     generator = Generator(args.tb_path, args.threads)
     generator.todo = sum(table_size(n) for n in {canonical(n)[0] for n in names}
@@ -142,17 +152,23 @@ def verify(args, parser):
     except TableError as error:
         parser.error(str(error))
     names = args.endgames or sorted(tables.names, key=lambda n: (table_size(n), n))
-    generator = Generator(args.tb_path, args.threads)
+    for name in names:
+        if canonical(name)[0] not in tables.names:
+            parser.error(f"{canonical(name)[0]}: not in {args.tb_path}")
+    # Verification reads; it never makes or writes a table. A damaged file
+    # (or a missing one a table needs) is named with what is wrong with it.
+    generator = Generator(args.tb_path, args.threads, read_only=True)
     failed = 0
     for name in names:
         stored, _ = canonical(name)
-        if stored not in tables.names:
-            parser.error(f"{stored}: not in {args.tb_path}")
         start = time.monotonic()
-        wrong = generator.verify(stored)
+        try:
+            wrong = generator.verify(stored)
+            verdict = "sound" if not wrong else f"{wrong:,} positions wrong"
+        except TableError as error:
+            wrong, verdict = 1, f"cannot be verified: {error}"
         failed += wrong > 0
-        print(f"{stored}: {'sound' if not wrong else f'{wrong:,} positions wrong'} "
-              f"({time.monotonic() - start:.1f} s)", flush=True)
+        print(f"{stored}: {verdict} ({time.monotonic() - start:.1f} s)", flush=True)
         generator.drop()
     if failed:
         sys.exit(1)

@@ -40,6 +40,7 @@ import functools
 import re
 
 from tuong.engine.board import Board
+from tuong.engine.rows import xiangqi_squares
 from tuong.protocol.client import from_engine_move, to_engine_move
 
 NOTATIONS = ("coords", "ranks1", "iccs", "wxf", "chinese", "vietnamese")
@@ -59,18 +60,11 @@ class _View:
     mover's back rank."""
 
     def __init__(self, fen):
-        rows, side = fen.split()[0].split("/"), fen.split()[1]
-        self.red = side in ("w", "r")
+        self.red = fen.split()[1] in ("w", "r")
         self.own = {}                   # own square -> kind, the mover's pieces
-        for r, row in enumerate(reversed(rows)):
-            f = 0
-            for ch in row:
-                if ch.isdigit():
-                    f += int(ch)
-                    continue
-                if ch.isupper() == self.red:
-                    self.own[self.to_own(f, r)] = _FEN_KIND[ch.upper()]
-                f += 1
+        for sq, ch in enumerate(xiangqi_squares(fen.split()[0])):
+            if ch is not None and ch.isupper() == self.red:
+                self.own[self.to_own(sq % 9, sq // 9)] = _FEN_KIND[ch.upper()]
 
     def to_own(self, f, r):
         """Board (file 0-8 from Red's left, rank 0-9) -> (own file 1-9, own rank)."""

@@ -29,6 +29,7 @@ import sys
 import time
 
 from tuong.engine import network, weights
+from tuong.engine.rows import mirror_square
 from tuong.tools import doc_parser
 from tuong.tools.cli import check_input, check_output, integer, real
 
@@ -56,9 +57,9 @@ def features(square, kind, side, mirror=False):
     import numpy as np
     present = square >= 0
     sq = np.where(present, square, 0).astype(np.int32)
-    rank, file = sq // 9, sq % 9
     if mirror:
-        file = 8 - file
+        sq = mirror_square(sq)
+    rank, file = sq // 9, sq % 9
     colour, piece_type = kind // 7, kind % 7
     out = []
     for who in (side, 1 - side):

@@ -18,12 +18,13 @@ import asyncio
 import base64
 import binascii
 import dataclasses
-import re
+import string
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 from tuong.engine.games import GAMES
+from tuong.engine.rows import parse_rows
 from tuong.protocol.client import EngineError, Limit, UnsupportedError
 from tuong.tools import annotate, commentary, notation as notations, records, referee
 
@@ -87,13 +88,8 @@ def _number(value, name, low, high):
 
 def _grid(fen):
     """A FEN's placement as rows of cells, top row first ('' for empty)."""
-    rows = []
-    for text in fen.split()[0].split("/"):
-        row = []
-        for token in re.findall(r"\d+|\D", text):
-            row += [""] * int(token) if token.isdigit() else [token]
-        rows.append(row)
-    return rows
+    rows = parse_rows(fen.split()[0], string.ascii_letters, "board")
+    return [["" if cell is None else cell for cell in row] for row in rows]
 
 
 def _result_for(first_wins):

@@ -37,6 +37,7 @@ counted from 1) and its squares.
 import re
 
 from tuong.engine.board import Board
+from tuong.engine.rows import xiangqi_placement
 
 HEADER_SIZE = 0x400
 NEWEST_VERSION = 18                    # XQStudio 1.8; 11 and up are obfuscated
@@ -246,18 +247,8 @@ def _square_name(square):
 
 
 def _fen(board, red_first):
-    rows = []
-    for rank in range(9, -1, -1):
-        row, empty = "", 0
-        for file in range(9):
-            piece = board.get(file * 10 + rank)
-            if piece is None:
-                empty += 1
-            else:
-                row += (str(empty) if empty else "") + piece
-                empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + (" w" if red_first else " b") + " - - 0 1"
+    squares = [board.get(sq % 9 * 10 + sq // 9) for sq in range(90)]   # XQF: file * 10 + rank
+    return xiangqi_placement(squares) + (" w" if red_first else " b") + " - - 0 1"
 
 
 def _decode(raw):
