@@ -2,6 +2,7 @@
 engine/network.py's format) or the hand-crafted one (engine/evaluate.pyx,
 weights files in engine/weights.py's format). EvalFile names either; a
 network file is known by its magic bytes."""
+import os
 from pathlib import Path
 
 from tuong.engine import evaluate, network, nnue
@@ -10,11 +11,11 @@ from tuong.engine import evaluate, network, nnue
 DEFAULT_NETWORK = Path(__file__).with_name("default.nnue")
 
 
-def default_path():
+def default_path() -> Path | None:
     return DEFAULT_NETWORK if DEFAULT_NETWORK.exists() else None
 
 
-def load(path=None):
+def load(path: str | os.PathLike[str] | None = None) -> str:
     """Put the evaluation in `path` in force (None: the shipped default, the
     network if the package has one, else the hand-crafted weights) and
     return describe(). ValueError naming the problem (NetworkError,
@@ -32,7 +33,7 @@ def load(path=None):
     return describe()
 
 
-def describe():
+def describe() -> str:
     """A line naming the evaluation in force."""
     active = nnue.active()
     if active:

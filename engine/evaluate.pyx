@@ -19,7 +19,7 @@
 # installed weights yet (ensure_loaded()), so tools and tests need not.
 # The code only counts. The counting is shared by evaluate() and trace(),
 # which returns the evaluation as a linear combination of the tunable
-# weights for the tuner (tools/tune.py), so the two cannot disagree.
+# weights for the tuner (tools/training/tune.py), so the two cannot disagree.
 
 import json
 

@@ -2,6 +2,7 @@
 TablebasePath): a regular file of bounded size, or an error. An option may
 name a FIFO, which would block open() until a writer comes, or a device such
 as /dev/zero, which never ends: both are refused before anything is read."""
+import io
 import os
 import stat
 
@@ -10,7 +11,7 @@ class NotAFileError(ValueError):
     """The path is not a regular file, or is larger than the reader takes."""
 
 
-def open_regular(path):
+def open_regular(path: str | os.PathLike[str]) -> io.BufferedReader:
     """The regular file at `path`, open for binary reading. Opening does not
     block (O_NONBLOCK, which a regular file's reads ignore); OSError if it
     cannot be opened, NotAFileError if it is not a regular file."""
@@ -24,7 +25,7 @@ def open_regular(path):
         raise
 
 
-def read_regular(path, limit, what="this file"):
+def read_regular(path: str | os.PathLike[str], limit: int, what: str = "this file") -> bytes:
     """The bytes of the regular file at `path`, at most `limit` of them:
     OSError if it cannot be read, NotAFileError if it is not a regular file
     or is larger than `limit` (checked before reading, and again while

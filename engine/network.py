@@ -31,9 +31,11 @@ board, the output's sum beyond int32), or one term of whose output alone
 is worth SANE_TERM_CP centipawns or more.
 """
 import array
+import os
 import struct
 import sys
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tuong.engine.files import NotAFileError, open_regular, read_regular
@@ -58,7 +60,7 @@ class NetworkError(ValueError):
     """A network file that cannot be used."""
 
 
-def architecture_hash(features, hidden):
+def architecture_hash(features: int, hidden: int) -> int:
     return zlib.crc32(ARCHITECTURE.format(features=features, hidden=hidden).encode())
 
 
@@ -77,7 +79,7 @@ class Network:
     features: int = FEATURES
 
 
-def encode(net):
+def encode(net: Network) -> bytes:
     """The bytes of a network file."""
     text = net.description.encode("utf-8")
     body = HEAD.pack(MAGIC, VERSION, architecture_hash(net.features, net.hidden), net.features,
@@ -87,12 +89,12 @@ def encode(net):
     return body + struct.pack("<I", zlib.crc32(body))
 
 
-def write(path, net):
+def write(path: str | os.PathLike[str], net: Network) -> None:
     with open(path, "wb") as f:
         f.write(encode(net))
 
 
-def is_network_file(path):
+def is_network_file(path: str | os.PathLike[str]) -> bool:
     """Whether the file starts as a network file does (for EvalFile's choice
     between a network and a weights file)."""
     try:
@@ -102,7 +104,7 @@ def is_network_file(path):
         return False
 
 
-def decode(data, name="network"):
+def decode(data: bytes, name: str = "network") -> Network:
     """A Network from a file's bytes; NetworkError naming the problem."""
     if len(data) < HEAD.size:
         raise NetworkError(f"{name}: truncated ({len(data)} bytes, not even a header)")
@@ -139,11 +141,13 @@ def decode(data, name="network"):
         at += size
     (out_bias,) = struct.unpack_from("<i", data, at)
     check_ranges(name, hidden, qa, qb, scale, parts, out_bias)
-    return Network(hidden, *parts, out_bias=out_bias, qa=qa, qb=qb, scale=scale,
-                   description=description, features=features)
+    # parts: the four byte fields, in order (mypy cannot count a *list)
+    return Network(hidden, *parts, out_bias=out_bias, qa=qa, qb=qb,  # type: ignore[misc, arg-type]
+                   scale=scale, description=description, features=features)
 
 
-def check_ranges(name, hidden, qa, qb, scale, parts, out_bias):
+def check_ranges(name: str, hidden: int, qa: int, qb: int, scale: int, parts: Sequence[bytes],
+                 out_bias: int) -> None:
     """Refuse weights that could overflow the engine's integer sums, or
     one of whose terms alone is worth SANE_TERM_CP or more."""
     ft_bias, ft_weights, psqt, out_weights = (array.array(code, part) for code, part in
@@ -172,7 +176,7 @@ def check_ranges(name, hidden, qa, qb, scale, parts, out_bias):
                                f"(no term may reach {SANE_TERM_CP} cp)")
 
 
-def read(path):
+def read(path: str | os.PathLike[str]) -> Network:
     """The Network in a file; NetworkError if it is missing or bad."""
     try:
         data = read_regular(path, MAX_FILE_BYTES, "a network file")

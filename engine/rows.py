@@ -5,6 +5,8 @@ colour flip. Every module that reads or writes a placement, or mirrors or
 flips a square, does it here (plain Python, so the tools, the trainer's
 numpy arrays and the Cython core's tables all take the same definition)."""
 import re
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any, overload
 
 _TOKEN = re.compile(r"\d+|\D")
 # No row is longer (files are named a-z): a longer run is refused before
@@ -13,12 +15,12 @@ _TOKEN = re.compile(r"\d+|\D")
 MAX_RUN = 26
 
 
-def parse_rows(placement, letters, game):
+def parse_rows(placement: str, letters: Collection[str], game: str) -> list[list[str | None]]:
     """'B2/B2/1WW' -> [['B', None, None], ...] top row first (None: empty).
     ValueError for a letter outside `letters` or a bad run."""
     rows = []
     for text in placement.split("/"):
-        row = []
+        row: list[str | None] = []
         for token in _TOKEN.findall(text):
             if token.isdigit():
                 if token.startswith("0") or len(token) > 2 or not 0 < int(token) <= MAX_RUN:
@@ -33,7 +35,7 @@ def parse_rows(placement, letters, game):
     return rows
 
 
-def format_rows(rows):
+def format_rows(rows: Iterable[Iterable[str | None]]) -> str:
     """The inverse of parse_rows."""
     out = []
     for row in rows:
@@ -50,7 +52,7 @@ def format_rows(rows):
     return "/".join(out)
 
 
-def split_fen(fen, game, sides=("w", "b")):
+def split_fen(fen: str, game: str, sides: Sequence[str] = ("w", "b")) -> tuple[str, str]:
     """(placement, side) of a FEN; ValueError if it has not both."""
     if not isinstance(fen, str) or not fen.split():
         raise ValueError(f"empty {game} FEN")
@@ -63,7 +65,7 @@ def split_fen(fen, game, sides=("w", "b")):
     return fields[0], fields[1]
 
 
-def square_name(file, rank):
+def square_name(file: int, rank: int) -> str:
     return "abcdefghijklmnopqrstuvwxyz"[file] + str(rank + 1)
 
 
@@ -75,7 +77,7 @@ def square_name(file, rank):
 XIANGQI_LETTERS = "KABNRCPkabnrcpEHeh"
 
 
-def xiangqi_squares(placement):
+def xiangqi_squares(placement: str) -> list[str | None]:
     """The 90 squares of a Xiangqi FEN placement, a0 first: a letter or None.
     ValueError unless it is 10 rows of 9 cells."""
     rows = parse_rows(placement, XIANGQI_LETTERS, "Xiangqi")
@@ -85,29 +87,37 @@ def xiangqi_squares(placement):
     return [rows[9 - sq // 9][sq % 9] for sq in range(90)]
 
 
-def xiangqi_placement(squares):
+def xiangqi_placement(squares: Sequence[str | None]) -> str:
     """The FEN placement of 90 squares (a letter or None each, a0 first)."""
     return format_rows([[squares[rank * 9 + f] for f in range(9)] for rank in range(9, -1, -1)])
 
 
-def mirror_square(sq):
+@overload
+def mirror_square(sq: int) -> int: ...
+@overload
+def mirror_square(sq: Any) -> Any: ...
+def mirror_square(sq: Any) -> Any:
     """The left-right mirror of a square number (files a <-> i); works on
     numpy arrays too."""
     return sq - sq % 9 + 8 - sq % 9
 
 
-def flip_square(sq):
+@overload
+def flip_square(sq: int) -> int: ...
+@overload
+def flip_square(sq: Any) -> Any: ...
+def flip_square(sq: Any) -> Any:
     """The square as the other colour sees it (ranks 0 <-> 9); works on
     numpy arrays too."""
     return (9 - sq // 9) * 9 + sq % 9
 
 
-def mirror_placement(placement):
+def mirror_placement(placement: str) -> str:
     """A FEN placement with files a-i reversed."""
     return format_rows(row[::-1] for row in parse_rows(placement, XIANGQI_LETTERS, "Xiangqi"))
 
 
-def mirror_move(move):
+def mirror_move(move: str) -> str:
     """A move with files a-i reversed (h2e2 -> b2e2)."""
     files = "abcdefghi"
     return (files[8 - files.index(move[0])] + move[1]

@@ -47,7 +47,7 @@ palace, cannons are strongest early, on the central file and at the back,
 and pawns are worth little at home and much once across the river, most of
 all near the enemy palace.
 
-Tuning (tools/tune.py) sees the evaluation as a linear function of the
+Tuning (tools/training/tune.py) sees the evaluation as a linear function of the
 *tunable* weights: every one above except attack_weight, missing_advisor
 and missing_elephant, which enter it as an index and a multiplier (they are
 kept as they are). FEATURES names those tunables in the order of the

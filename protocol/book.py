@@ -42,11 +42,13 @@ book instead.
 """
 import bisect
 import hashlib
+import os
 import random
 import struct
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Iterable
 from typing import List, Optional
 
 from tuong.engine.files import NotAFileError, read_regular
@@ -74,7 +76,7 @@ class BookError(ValueError):
 
 
 # -- positions and moves ------------------------------------------------------
-def canonical(fen):
+def canonical(fen: str) -> tuple[str, bool]:
     """(canonical text, mirrored) of a FEN: mirrored is True when the text
     is the mirror's, so the position's moves must be mirrored to match it."""
     fields = fen.split()
@@ -86,18 +88,18 @@ def canonical(fen):
     return f"{placement} {side}", False
 
 
-def key_of_text(text):
+def key_of_text(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("ascii"), digest_size=8).digest(),
                           "little")
 
 
-def position_key(fen):
+def position_key(fen: str) -> tuple[int, bool]:
     """(key, mirrored) of a position given by its FEN."""
     text, mirrored = canonical(fen)
     return key_of_text(text), mirrored
 
 
-def game_ply(fen):
+def game_ply(fen: str) -> int:
     """Plies played since the start of the game, from the FEN's move number
     and side (the engine keeps them as the game goes: `position startpos
     moves ..` after 7 moves is ply 7)."""
@@ -109,16 +111,16 @@ def game_ply(fen):
     return 2 * (number - 1) + (1 if len(fields) > 1 and fields[1] == "b" else 0)
 
 
-def square(text):
+def square(text: str) -> int:
     return int(text[1]) * 9 + FILES.index(text[0])
 
 
-def encode_move(move):
+def encode_move(move: str) -> int:
     """a0-i9 move text -> the file's 16-bit code."""
     return square(move[:2]) << 8 | square(move[2:4])
 
 
-def decode_move(code):
+def decode_move(code: int) -> str:
     """The file's 16-bit code -> a0-i9 text; BookError if a square is off the board."""
     origin, target = code >> 8, code & 0xFF
     if origin > 89 or target > 89 or origin == target:
@@ -136,7 +138,7 @@ class Entry:
     score: Optional[int] = None
 
 
-def encode(entries, description=""):
+def encode(entries: Iterable[Entry], description: str = "") -> bytes:
     """The bytes of a book file holding `entries` (any order; sorted here).
     ValueError if two entries share a key and move or a field is out of range."""
     rows = sorted((e.key, encode_move(e.move), e.weight, e.games,
@@ -162,7 +164,7 @@ def encode(entries, description=""):
                        zlib.crc32(payload)) + payload
 
 
-def write(path, entries, description=""):
+def write(path: str | os.PathLike[str], entries: Iterable[Entry], description: str = "") -> int:
     data = encode(entries, description)
     with open(path, "wb") as f:
         f.write(data)
@@ -186,7 +188,7 @@ class Choice:
     moves: List[BookMove] = field(default_factory=list)
     ponder: Optional[str] = None
 
-    def describe(self, shown=8):
+    def describe(self, shown: int = 8) -> str:
         """`book move h2e2 (weight 60 of 178: h2e2 60, b2e2 60, ...)`."""
         total = sum(m.weight for m in self.moves)
         chosen = next(m.weight for m in self.moves if m.move == self.best)
@@ -211,14 +213,14 @@ class _Keys:
 class Book:
     """A book file, read and checked; probe(fen) finds a position's moves."""
 
-    def __init__(self, data, source="<book>"):
+    def __init__(self, data: bytes, source: str | os.PathLike[str] = "<book>") -> None:
         self.source = str(source)
         self.data = bytes(data)
         self._check()
         self._keys = _Keys(self.data, self.start, self.count)
 
     @classmethod
-    def open(cls, path):
+    def open(cls, path: str | os.PathLike[str]) -> "Book":
         """The book at `path`; BookError naming the file and the problem."""
         try:
             data = read_regular(path, MAX_FILE_BYTES, "a book")
@@ -270,7 +272,7 @@ class Book:
             previous = (key, move)
         self.positions = positions
 
-    def entries(self, key):
+    def entries(self, key: int) -> list[tuple[int, int, int, int, int]]:
         """The raw entries of `key`, in file order."""
         index = bisect.bisect_left(self._keys, key)
         found = []
@@ -282,7 +284,7 @@ class Book:
             index += 1
         return found
 
-    def probe(self, fen, legal=None):
+    def probe(self, fen: str, legal: Iterable[str] | None = None) -> list[BookMove]:
         """The book moves of the position `fen` as played there, heaviest
         first. With `legal` (the position's legal moves) only those are
         kept: a book is data from outside, and a move it names is never
@@ -299,15 +301,15 @@ class Book:
         moves.sort(key=lambda m: (-m.weight, m.move))
         return moves
 
-    def choose(self, fen, legal, rng=None):
+    def choose(self, fen: str, legal: Iterable[str] | None,
+               rng: random.Random | None = None) -> Choice | None:
         """A Choice drawn at random by weight among the book's legal moves of
         `fen` (only those in `legal`), or None if it has none."""
         moves = self.probe(fen, legal)
         if not moves:
             return None
-        rng = rng or random
-        picked = rng.choices(moves, weights=[m.weight for m in moves])[0]
+        picked = (rng or random).choices(moves, weights=[m.weight for m in moves])[0]
         return Choice(picked.move, moves)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.count

@@ -21,12 +21,17 @@ captures and would not see a quiet move that loses.
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Container
+from typing import TYPE_CHECKING
 
 from tuong.engine import egtb
 from tuong.engine.egtb import parse_name
 from tuong.engine.egtbfile import TableError, Tablebases, canonical, material
 from tuong.engine.report import SearchInfo
 from tuong.engine.search import SearchResult
+
+if TYPE_CHECKING:
+    from tuong.engine.board import Board
 
 PV_LIMIT = 30                      # plies of the table's line shown at the root
 
@@ -43,19 +48,20 @@ def _within(small, large):
 class RootTables:
     """The tables of one engine process."""
 
-    def __init__(self, report_error):
+    def __init__(self, report_error: Callable[[str], object]) -> None:
         self.report_error = report_error
-        self.tables = None               # a Tablebases, or None (off)
-        self.installed = frozenset()
+        self.tables: Tablebases | None = None    # None: off
+        self.installed: frozenset[str] = frozenset()
         self.probes = 0                  # root probes answered (info tbhits)
-        self._reported = set()
+        self._reported: set[str] = set()
         self._lock = threading.Lock()
         self._read_one = threading.Condition(self._lock)   # notified after each table
-        self._queue = []                 # names the reader is to read, in order
-        self._wanted = (None, {})        # (tables, {material: wanted}) as wanted() found them
+        self._queue: list[str] = []      # names the reader is to read, in order
+        # (tables, {material: wanted}) as wanted() found them
+        self._wanted: tuple[Tablebases | None, dict[str, list[str]]] = (None, {})
         self._reading = False            # a reader thread is running
 
-    def set_path(self, path):
+    def set_path(self, path: str | None) -> None:
         """Option TablebasePath; empty turns the tables off. A bad folder is
         reported and the engine goes on without tables."""
         tables = None
@@ -75,7 +81,7 @@ class RootTables:
         if tables is not None and not tables.names:
             self.report_error(f"TablebasePath {path}: no tables (*.tutb) in it")
 
-    def wanted(self, board):
+    def wanted(self, board: "Board") -> list[str]:
         """The tables `board`'s position can reach by captures, in the order
         they are read: its own, those one capture away (what the root move
         needs), then the others by size."""
@@ -101,19 +107,20 @@ class RootTables:
         return sorted(found, key=lambda n: (count - len(parse_name(n)),
                                             self.tables.file_size(n), n))
 
-    def holds(self, board):
+    def holds(self, board: "Board") -> bool:
         """Is `board`'s position in one of the folder's tables?"""
         return self.tables is not None and \
             canonical(material(board.fen())[0])[0] in self.tables.names
 
-    def prepare(self, board, budget=None):
+    def prepare(self, board: "Board", budget: float | None = None) -> None:
         """Install the tables `board`'s position can reach by captures, those
         read by now or within `budget` seconds (None: as long as it takes);
         the rest are read meanwhile for a later `go`. For a position in a
         table the wait ends once its own table and those one capture away
         are in: the root move needs no more."""
         wanted = self.wanted(board)
-        missing = [n for n in wanted if not self.tables.attempted(n)]
+        # self.tables is set wherever `wanted` is not empty (mypy cannot see it)
+        missing = [n for n in wanted if not self.tables.attempted(n)]  # type: ignore[union-attr]
         if missing:
             pieces = len(material(board.fen())[1])
             needed = [n for n in wanted if len(parse_name(n)) >= pieces - 1] \
@@ -125,16 +132,19 @@ class RootTables:
                     self._reading = True
                     threading.Thread(target=self._read, daemon=True,
                                      name="tablebase-reader").start()
-                while self._reading and not all(self.tables.attempted(n) for n in needed):
+                while self._reading and not all(
+                        self.tables.attempted(n) for n in needed):  # type: ignore[union-attr]
                     left = None if deadline is None else deadline - time.monotonic()
                     if left is not None and left <= 0:
                         break
                     self._read_one.wait(left)
-        ready = frozenset(n for n in wanted if self.tables.loaded(n) is not None)
+        ready = frozenset(n for n in wanted
+                          if self.tables.loaded(n) is not None)  # type: ignore[union-attr]
         for problem in self._new_problems():
             self.report_error(f"TablebasePath: {problem}; that table is not used")
         if ready != self.installed:
-            egtb.install([self.tables.loaded(n) for n in sorted(ready)])
+            egtb.install([self.tables.loaded(n)  # type: ignore[union-attr]
+                          for n in sorted(ready)])
             self.installed = ready
 
     def _read(self):
@@ -157,7 +167,7 @@ class RootTables:
         self._reported |= set(problems)
         return fresh
 
-    def value(self, board):
+    def value(self, board: "Board") -> int | None:
         """The table's value byte for `board`, or None (also while its table
         is still being read)."""
         if self.tables is None:
@@ -166,7 +176,8 @@ class RootTables:
         self.probes += value is not None
         return value
 
-    def root_move(self, board, banned=()):
+    def root_move(self, board: "Board",
+                  banned: Container[str] = ()) -> tuple[SearchInfo, SearchResult] | None:
         """(SearchInfo, SearchResult) for a won or lost table position, else
         None (also while a table that one of its moves leads to is unread)."""
         self.probes = 0
@@ -192,7 +203,7 @@ class RootTables:
         return info, SearchResult(best=line[0], ponder=line[1] if len(line) > 1 else None,
                                   score=None, mate=mate, depth=plies, pv=line)
 
-    def losing_moves(self, board, banned=()):
+    def losing_moves(self, board: "Board", banned: Container[str] = ()) -> tuple[str, ...]:
         """In a drawn table position, the moves (not already in `banned`)
         that lose, for the search to leave out; else ()."""
         if self.tables is None or self.value(board) != 0:

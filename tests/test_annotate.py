@@ -1,12 +1,13 @@
-"""Commentary (tools/commentary.py) on hand-checked positions, one per kind
-of sentence, and tuong-annotate (tools/annotate.py) on a planted blunder."""
+"""Commentary (tools/records/commentary.py) on hand-checked positions, one per kind
+of sentence, and tuong-annotate (tools/records/annotate.py) on a planted blunder."""
 import subprocess
 import sys
 
 import pytest
 
 from tuong.engine.board import Board
-from tuong.tools import annotate, commentary, records
+from tuong.tools.records import annotate, commentary
+from tuong.tools import records
 
 
 @pytest.mark.parametrize("fen, move, english, vietnamese", [
@@ -118,7 +119,7 @@ def annotated(tmp_path_factory):
     folder = tmp_path_factory.mktemp("annotate")
     (folder / "game.pgn").write_text(PLANTED)
     out = folder / "out.pgn"
-    run = subprocess.run([sys.executable, "-m", "tuong.tools.annotate", str(folder / "game.pgn"),
+    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate", str(folder / "game.pgn"),
                           "--depth", "6", "--to", "wxf", "-o", str(out), "-concurrency", "2"],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
@@ -144,7 +145,7 @@ def test_the_annotated_pgn_reads_back(annotated):
 def test_vietnamese_and_the_plot(tmp_path):
     pytest.importorskip("matplotlib")
     (tmp_path / "game.pgn").write_text(PLANTED)
-    run = subprocess.run([sys.executable, "-m", "tuong.tools.annotate", str(tmp_path / "game.pgn"),
+    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate", str(tmp_path / "game.pgn"),
                           "--depth", "4", "--to", "vietnamese", "--lang", "vi",
                           "--plot", str(tmp_path / "plots")],
                          capture_output=True, text=True, timeout=300)
@@ -155,10 +156,10 @@ def test_vietnamese_and_the_plot(tmp_path):
 
 
 def test_bad_arguments_and_files(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "tuong.tools.annotate", str(tmp_path / "none.pgn"),
+    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate", str(tmp_path / "none.pgn"),
                           "--depth", "0"], capture_output=True, text=True)
     assert run.returncode == 2 and "--depth must be positive" in run.stderr
     (tmp_path / "bad.pgn").write_text("1. h2e2 h2e2 *\n")
-    run = subprocess.run([sys.executable, "-m", "tuong.tools.annotate", str(tmp_path / "bad.pgn"),
+    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate", str(tmp_path / "bad.pgn"),
                           "--depth", "2"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 1 and "move 1 'h2e2'" in run.stderr

@@ -13,7 +13,8 @@ from tuong.engine.board import Board
 from tuong.protocol import book as books
 from tuong.protocol.client import Info, Limit
 from tuong.tools import book as builder
-from tuong.tools import match, records
+from tuong.tools import records
+from tuong.tools.match import cli as match
 
 START = Board().fen()
 

@@ -19,9 +19,10 @@ from test_match import fake_cmd, fake_processes, interruptible, replay_with_pyff
 
 distributed = need_module("distributed")
 
-from tuong.tools import match, pgn  # noqa: E402
-from tuong.tools.cluster import ClusterPool  # noqa: E402
-from tuong.tools.runtime import schedule  # noqa: E402
+from tuong.tools.match import cli as match  # noqa: E402
+from tuong.tools.records import pgn  # noqa: E402
+from tuong.tools.match.cluster import ClusterPool  # noqa: E402
+from tuong.tools.match.runtime import schedule  # noqa: E402
 
 DASK = pathlib.Path(sys.executable).parent / "dask"
 
@@ -102,15 +103,15 @@ def test_a_run_that_never_ends_leaves_no_engines_on_the_workers(cluster):
     """A tuong-match that was killed, or lost its scheduler, never sends
     end_run: each worker closes the run's engines itself once no task of the
     run has come for its lease (5 s here), and keeps them until then."""
-    from tuong.tools.cluster import LEASE, play_task
+    from tuong.tools.match.cluster import LEASE, play_task
     _, client = cluster
     config = match.parse_args(["-engine", "name=A", f"cmd={fake_cmd('--seed 4241')}",
                                "-engine", "name=B", f"cmd={fake_cmd('--seed 4242')}",
                                "-each", "depth=1", "-maxplies", "20", "-games", "2"])
 
     def set_lease(seconds):
-        import tuong.tools.cluster
-        tuong.tools.cluster.LEASE = seconds
+        import tuong.tools.match.cluster
+        tuong.tools.match.cluster.LEASE = seconds
 
     client.run(set_lease, 5.0)
     try:
@@ -130,7 +131,7 @@ def test_a_run_that_never_ends_leaves_no_engines_on_the_workers(cluster):
 def test_a_worker_remembers_a_bounded_number_of_ended_runs():
     import asyncio
 
-    from tuong.tools import cluster
+    from tuong.tools.match import cluster
 
     async def end_many(count):
         for i in range(count):
@@ -192,7 +193,7 @@ def test_local_cluster_stops_cleanly_on_ctrl_c(tmp_path):
     marker = "--score 7777"
     slow = fake_cmd("--mode slow --delay 0.03", marker)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tuong.tools.match", "-engine", "name=A", f"cmd={slow} --seed 1",
+        [sys.executable, "-m", "tuong.tools.match.cli", "-engine", "name=A", f"cmd={slow} --seed 1",
          "-engine", "name=B", f"cmd={slow} --seed 2", "-each", "depth=1", "-maxplies", "60",
          "-games", "40", "-cluster", "local:2", "-pgnout", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -258,7 +259,7 @@ def test_by_hand_a_worker_without_engines_is_left_out_and_a_lost_scheduler_ends_
     address, scheduler = by_hand
     out = tmp_path / "s.pgn"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tuong.tools.match", "-engine", "name=A",
+        [sys.executable, "-m", "tuong.tools.match.cli", "-engine", "name=A",
          "cmd=fakeeng --mode slow --delay 0.03 --seed 1", "-engine", "name=B",
          "cmd=fakeeng --mode slow --delay 0.03 --seed 2", "-each", "depth=1", "-maxplies", "40",
          "-games", "40", "-cluster", address, "-pgnout", str(out)],

@@ -6,7 +6,7 @@ import pytest
 
 from tuong.engine import evalfile
 from tuong.engine.board import Board
-from tuong.tools import dataset, datagen
+from tuong.tools.training import dataset, datagen
 
 from conftest import need_module, random_board
 
@@ -49,7 +49,7 @@ def test_a_record_no_position_can_have_is_an_error_naming_file_and_record(tmp_pa
     """Training data is checked as it is read: a bad record names its file
     and number, and tuong-train stops with that line (exit 2)."""
     need_module("numpy")
-    from tuong.tools import train
+    from tuong.tools.training import train
     fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
     good = dataset.pack(dataset.squares_of_fen(fen), 12, 1, 0)
     bad = bytearray(good)
@@ -123,7 +123,7 @@ def test_train_lowers_the_loss_and_writes_a_network_the_engine_loads(tmp_path, c
     need_module("numpy")
     need_module("scipy")
     from tuong.engine.board import evaluate
-    from tuong.tools import train
+    from tuong.tools.training import train
     data = tmp_path / "pos.bin"
     assert datagen.main(["--out", str(data), "--nodes", "300", "--concurrency", "1",
                          "--positions", "600", "--seed", "5"]) == 0
@@ -174,7 +174,7 @@ def test_stopping_datagen_leaves_no_worker_behind(tmp_path, how):
     if not os.path.isdir("/proc"):
         pytest.skip("needs /proc to see the worker processes")
     out = tmp_path / "pos.bin"
-    proc = subprocess.Popen([sys.executable, "-m", "tuong.tools.datagen", "--out", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "tuong.tools.training.datagen", "--out", str(out),
                              "--positions", "10000000", "--nodes", "300", "--concurrency", "2"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

@@ -1,4 +1,4 @@
-"""Endgame tablebases (engine/egtb.pyx, engine/egtbfile.py, tools/egtb.py):
+"""Endgame tablebases (engine/egtb.pyx, engine/egtbfile.py, tools/egtb/):
 the generator's values against an independent solver built on the engine's
 Board (its own move generation and rules), known theory, the file format and
 broken files."""
@@ -335,7 +335,7 @@ def test_generate_refuses_an_endgame_too_large_before_making_anything(tmp_path, 
 
 from tuong.protocol.client import Limit, open_engine  # noqa: E402
 from tuong.tools.cli import default_engine  # noqa: E402
-from tuong.tools.referee import Player, TimeControl, play_game  # noqa: E402
+from tuong.tools.match.referee import Player, TimeControl, play_game  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -675,7 +675,8 @@ def test_tuong_egtb_play_against_a_peer(tb_path, capsys):
 def test_tuong_egtb_play_reports_a_failure(tables, capsys):
     """The judge can fail: a random mover in tuong's place does not convert
     a long win against tuong, nor hold every draw."""
-    from tuong.tools import egtb_play, match
+    from tuong.tools.egtb import play as egtb_play
+    from tuong.tools.match import cli as match
     random_mover = shlex.join([sys.executable, str(ROOT / "tests" / "fake_engine.py"),
                                "--seed", "1"])
     won, drawn = egtb_play.sample(tables, "KHvKAA", 2, random.Random(1), 25)
@@ -691,7 +692,8 @@ def test_tuong_egtb_play_reports_a_failure(tables, capsys):
 def test_tuong_egtb_play_does_not_judge_an_opponents_forfeit(tables, capsys):
     """An opponent that moves illegally loses, but the game shows nothing
     of tuong's play: not counted as converted, not a failure."""
-    from tuong.tools import egtb_play, match
+    from tuong.tools.egtb import play as egtb_play
+    from tuong.tools.match import cli as match
     cheat = shlex.join([sys.executable, str(ROOT / "tests" / "fake_engine.py"),
                         "--mode", "illegal"])
     won, _ = egtb_play.sample(tables, "KRvKA", 1, random.Random(2), 9)

@@ -19,10 +19,12 @@ from conftest import ROOT, need, need_module, to_ranks1, tuong_command
 from tuong.engine.board import Board
 from tuong.protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout, Info,
                              PlayResult)
-from tuong.tools import match, pgn, sprt
-from tuong.tools.referee import Player, Rules, TimeControl, play_game
-from tuong.tools.runtime import schedule
-from tuong.tools.stats import Progress, Stats, final_report
+from tuong.tools.match import cli as match
+from tuong.tools.records import pgn
+from tuong.tools.match import sprt
+from tuong.tools.match.referee import Player, Rules, TimeControl, play_game
+from tuong.tools.match.runtime import schedule
+from tuong.tools.match.stats import Progress, Stats, final_report
 
 FAKE = str(pathlib.Path(__file__).resolve().parent / "fake_engine.py")
 FAIRY = shutil.which("fairy-stockfish") or shutil.which("/usr/games/fairy-stockfish")
@@ -638,7 +640,7 @@ def test_interrupt_leaves_no_engines_and_a_clean_pgn(tmp_path, sig):
     marker = f"--score {7000 + sig}"                     # to find our fake engines
     slow = fake_cmd("--mode slow --delay 0.02", marker)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tuong.tools.match", "-engine", "name=A", f"cmd={slow} --seed 1",
+        [sys.executable, "-m", "tuong.tools.match.cli", "-engine", "name=A", f"cmd={slow} --seed 1",
          "-engine", "name=B", f"cmd={slow} --seed 2", "-each", "depth=1", "-maxplies", "40", "-games", "40",
          "-j", "2", "-pgnout", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

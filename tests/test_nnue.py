@@ -178,7 +178,7 @@ def test_the_format_round_trips():
 def test_quantised_network_matches_the_float_network(tmp_path):
     np = need_module("numpy")
     need_module("scipy")
-    from tuong.tools import dataset, train
+    from tuong.tools.training import dataset, train
     rng = np.random.default_rng(4)
     model = train.Model(128, rng)
     # Weights of the size training gives, activations spread over the clipped range.
@@ -208,7 +208,7 @@ def test_quantised_network_matches_the_float_network(tmp_path):
 def test_the_trainers_gradients_are_the_losss_slopes():
     np = need_module("numpy")
     need_module("scipy")
-    from tuong.tools import train
+    from tuong.tools.training import train
     rng = np.random.default_rng(2)
     model = train.Model(8, rng)
     model.W = rng.standard_normal(model.W.shape) * 0.5

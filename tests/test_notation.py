@@ -1,4 +1,4 @@
-"""Notations both ways (tools/notation.py): the founding book's example, hand-
+"""Notations both ways (tools/records/notation.py): the founding book's example, hand-
 checked hard cases, round trips on random positions, WXF against pyffish."""
 import random
 
@@ -6,7 +6,7 @@ import pytest
 
 from conftest import random_board
 from tuong.engine.board import Board
-from tuong.tools import notation
+from tuong.tools.records import notation
 
 BOOK_GAME = "P2-5 M8.7 M2.3 C3.1 X1-2 X9-8 X2.4 M2.3".split()
 BOOK_MOVES = "h2e2 h9g7 h0g2 c6c5 i0h0 i9h9 h0h4 b9c7".split()

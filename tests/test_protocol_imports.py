@@ -2,8 +2,9 @@
 protocol/ and tools/ without a cycle. In protocol/, the shared text helpers
 and the output writer live in protocol/text.py, which imports nothing of
 the package, and nothing but __main__ imports session.py. In tools/,
-tuong-match's parts build on each other in one direction: match on runtime,
-stats and cluster, cluster on runtime, never back."""
+tuong-match's parts build on each other in one direction: its command line
+(tools/match/cli.py) on runtime, stats and cluster, cluster on runtime, never
+back."""
 import ast
 import re
 import subprocess
@@ -17,11 +18,17 @@ PROTOCOL = sorted(path.stem for path in (ROOT / "protocol").glob("*.py"))
 
 
 def _module(package, name):
-    """`from package import name`: the module package.name, or the package
-    itself when name is something its __init__ defines."""
-    if any((ROOT / package / f"{name}{ext}").exists() for ext in (".py", ".pyx")):
+    """`from package import name`: the module (or subpackage) package.name,
+    or the package itself when name is something its __init__ defines."""
+    folder = ROOT.joinpath(*package.split("."))
+    if any((folder / f"{name}{ext}").exists() for ext in (".py", ".pyx")) \
+            or (folder / name / "__init__.py").exists():
         return f"{package}.{name}"
     return package
+
+
+def _is_package(module):
+    return (ROOT.joinpath(*module.split(".")) / "__init__.py").exists()
 
 
 def house_imports(path):
@@ -36,7 +43,7 @@ def house_imports(path):
             found.update(name for name in names if name.split(".")[0] in HOUSE)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             module = node.module.removeprefix("tuong.")
-            if module in HOUSE:
+            if module.split(".")[0] in HOUSE and _is_package(module):
                 found.update(_module(module, alias.name) for alias in node.names)
             elif module.split(".")[0] in HOUSE:
                 found.add(module)
@@ -44,10 +51,12 @@ def house_imports(path):
 
 
 def graph(package):
-    """Each module of the package -> the modules of the package it imports."""
+    """Each module of the package and its subpackages -> the modules of the
+    package it imports."""
     graph = {}
-    for path in sorted((ROOT / package).glob("*.py")):
-        name = package if path.stem == "__init__" else f"{package}.{path.stem}"
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         graph[name] = {m for m in house_imports(path) if m.split(".")[0] == package}
     return graph
 
@@ -86,10 +95,15 @@ def test_the_protocol_graph_has_no_cycle_through_the_session():
 def test_the_tools_graph_has_no_cycle_and_match_is_on_top():
     tools = graph("tools")
     assert_no_cycle(tools)
-    for name in ("tools.runtime", "tools.stats", "tools.cluster"):
-        assert "tools.match" not in reachable(tools, name), name
+    for name in ("tools.match.runtime", "tools.match.stats", "tools.match.cluster"):
+        assert "tools.match.cli" not in reachable(tools, name), name
     # What a cluster worker loads to play needs neither the pool that sends games nor reports.
-    assert not reachable(tools, "tools.runtime") & {"tools.cluster", "tools.stats"}
+    assert not reachable(tools, "tools.match.runtime") & {"tools.match.cluster",
+                                                          "tools.match.stats"}
+    # A package's __init__ imports none of its modules: importing one module
+    # of a job loads that module alone.
+    for package in ("tools.match", "tools.training"):
+        assert tools[package] == set(), (package, tools[package])
 
 
 def test_lower_layers_import_no_higher_one():
@@ -97,7 +111,7 @@ def test_lower_layers_import_no_higher_one():
     # Cython sources are not Python: a line that starts an import is enough.
     cython = re.compile(r"^\s*(from|c?import)\s+(tuong\.)?(protocol|tools)\b", re.M)
     for package, above in higher.items():
-        for path in sorted((ROOT / package).glob("*.py")):
+        for path in sorted((ROOT / package).rglob("*.py")):
             wrong = {m for m in house_imports(path) if m.split(".")[0] in above}
             assert not wrong, f"{package}/{path.name} imports {sorted(wrong)}"
         for path in sorted((ROOT / package).glob("*.p[yx][xd]")):

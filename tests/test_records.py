@@ -1,4 +1,4 @@
-"""Game records (tools/records.py): PGN in every notation and encoding, FEN
+"""Game records (tools/records/): PGN in every notation and encoding, FEN
 files, PGN out, `tuong-pgn convert`, and broken input."""
 import random
 import subprocess
@@ -8,7 +8,7 @@ import pytest
 
 from conftest import random_board
 from tuong.tools import records
-from tuong.tools.notation import NOTATIONS
+from tuong.tools.records.notation import NOTATIONS
 
 CHINESE_GAME = """[Game "Chinese Chess"]
 [Event "练习赛"]

@@ -1,4 +1,4 @@
-"""Real game records from public sources, read by tools/records.py.
+"""Real game records from public sources, read by tools/records/.
 
 The files under tests/data/records/ (sources, licences, encodings and
 notations in its README.txt) are kept byte for byte as published: GB2312,

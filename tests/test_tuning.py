@@ -299,7 +299,7 @@ def test_evalfile_option_over_uci_and_ucci(engine_env, tmp_path):
 
 def test_openings_are_reproducible_balanced_and_distinct():
     import tuong.engine.search  # noqa: F401  (a broken build must fail, not skip)
-    from tuong.tools import openings
+    from tuong.tools.match import openings
     lines = openings.generate(6, plies=(4, 8), depth=3, margin=60, seed=5)
     assert lines == openings.generate(6, plies=(4, 8), depth=3, margin=60, seed=5)
     assert len({" ".join(fen.split()[:2]) for fen, _, _ in lines}) == 6
@@ -312,7 +312,7 @@ def test_openings_are_reproducible_balanced_and_distinct():
 
 
 def test_datagen_builds_the_match_and_passes_extra_arguments(capsys):
-    from tuong.tools import datagen
+    from tuong.tools.training import datagen
     assert datagen.main(["--openings", "o.epd", "--pgnout", "g.pgn", "--games", "10",
                          "--nodes", "1000", "--engine", "tuong", "--dry-run",
                          "--option", "EvalFile=/w.json", "-cluster", "host:9"]) == 0
@@ -342,7 +342,8 @@ a9b9 {+0.05/6 0.01s} 0-1
 
 
 def test_extraction_labels_and_skips():
-    from tuong.tools import pgn, positions
+    from tuong.tools.records import pgn
+    from tuong.tools.training import positions
     games = pgn.read_annotated_games(GAME + GAME.replace("checkmate", "time forfeit")
                                      + GAME + GAME.replace("0-1", "*").replace("checkmate", ""))
     assert games[0][1][6] == ("b0c2", "0.020s")
@@ -361,7 +362,7 @@ def test_extraction_labels_and_skips():
 
 def test_extraction_leaves_out_checks_captures_and_the_end_of_cut_short_games():
     from tuong.engine.board import static_exchange_at_least
-    from tuong.tools import positions
+    from tuong.tools.training import positions
     rng = random.Random(4)
     games = []
     for _ in range(20):
@@ -401,7 +402,7 @@ SAMPLE = ROOT / "tools" / "data" / "sample-positions.txt.gz"
 def test_tuner_lowers_the_training_loss(tmp_path, restore_weights, capsys):
     need_module("numpy")
     need_module("scipy")
-    from tuong.tools import tune
+    from tuong.tools.training import tune
     out = tmp_path / "new.json"
     assert tune.main([str(SAMPLE), "-o", str(out), "--limit", "4000", "--iterations", "40",
                       "--report", "20", "--lambda", "0.3"]) == 0
@@ -420,7 +421,7 @@ def test_tuner_lowers_the_training_loss(tmp_path, restore_weights, capsys):
 
 def test_tuner_refuses_bad_input(tmp_path, capsys):
     need_module("scipy")
-    from tuong.tools import tune
+    from tuong.tools.training import tune
     (tmp_path / "p.txt").write_text("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 2 -\n")
     with pytest.raises(SystemExit) as refused:
         tune.main([str(tmp_path / "p.txt")])

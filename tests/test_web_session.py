@@ -1,4 +1,4 @@
-"""tuong-web's session logic (tools/websession.py), without a browser or a
+"""tuong-web's session logic (tools/web/session.py), without a browser or a
 server: messages in, messages out, a real tuong engine (or the fake engine
 of the client tests, to make it crash)."""
 import asyncio
@@ -11,7 +11,7 @@ import pytest
 from tuong.engine.board import Board
 from tuong.protocol.client import open_engine
 from tuong.tools.cli import default_engine
-from tuong.tools.websession import Session
+from tuong.tools.web.session import Session
 
 from conftest import HANG, DATA
 

@@ -1,4 +1,4 @@
-"""tools/xqf.py: XQStudio's XQF game records, plain (version 10) and
+"""tools/records/xqf.py: XQStudio's XQF game records, plain (version 10) and
 obfuscated (11-18), read into PGN-shaped (tags, moves, result).
 
 The files under data/xqf/ are real (README.txt there names their sources);
@@ -9,7 +9,7 @@ import pytest
 
 from conftest import DATA
 from tuong.engine.board import Board
-from tuong.tools.xqf import read_xqf, read_xqf_file
+from tuong.tools.records.xqf import read_xqf, read_xqf_file
 
 XQF = DATA / "xqf"
 START = Board.start_fen

@@ -1,5 +1,17 @@
-"""Command-line tools of tuong: perft, bench, match, sprt; and tuning's
-openings, datagen, positions, tune."""
+"""What a user or developer runs, a package a job:
+
+- tools.match: engine matches (tuong-match, tuong-sprt, tuong-openings,
+  tuong-cluster-bench) and the referee that judges their games;
+- tools.records: game records, notations, commentary and annotation
+  (tuong-pgn, tuong-annotate);
+- tools.training: self-play data, the network's trainer and the weights'
+  tuner (tuong-datagen, tuong-positions, tuong-train, tuong-tune);
+- tools.web: the browser program (tuong-web);
+- tools.egtb and tools.book: the endgame tables and the opening book
+  (tuong-egtb, tuong-book);
+- perft, bench and compare: the developer's measurements (tuong-perft,
+  tuong-bench, tuong-compare); cli: what every command line shares.
+"""
 import argparse
 
 from tuong.tools.cli import ArgumentParser

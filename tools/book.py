@@ -8,7 +8,7 @@ analysis of the first plies, and probe one.
     tuong-book probe [--book FILE] [FEN | startpos] [--moves M ...] [--to NOTATION]
 
 From games (PGN in any notation and encoding, XQF, folders of them: what
-tools/records.py reads): every move of both colours before --plies plies of
+tools/records/ reads): every move of both colours before --plies plies of
 the game counts, Polyglot's way: 2 points for a game the mover won, 1 for a
 draw, 0 for a loss, summed over the games; a move needs --min-games games
 and some points to stay. Games without a result are left out, unless
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from tuong.engine.board import Board
 from tuong.protocol import book as books
 from tuong.protocol.client import Limit, open_engine
-from tuong.tools import notation as notations
+from tuong.tools.records import notation as notations
 from tuong.tools import records
 from tuong.tools.cli import (ArgumentParser, check_input, check_output, default_engine, integer,
                              real)

@@ -1,0 +1,103 @@
+"""Types for library users: mypy accepts tests/typing/check_api.py (the
+public API used as a user would), rejects a wrong use of it, and stubtest
+finds the stubs beside engine/*.pyx in step with the compiled modules.
+
+mypy cannot follow setuptools' editable install (an import hook), so each
+check gets a tuong/ tree of links to engine/, protocol/ and tools/ and finds
+the packages through MYPYPATH, as it would find an installed wheel. Imported
+modules are followed silently (--follow-imports=silent), as mypy treats an
+installed package: the errors that count are those a user's code meets.
+
+    python tests/test_typing.py [MYPY ARGS]    mypy on check_api.py (or ARGS) the same way
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, need_module
+
+CHECK_API = ROOT / "tests" / "typing" / "check_api.py"
+ALLOWLIST = ROOT / "tests" / "typing" / "stubtest-allowlist.txt"
+PACKAGES = {"engine": "engine", "protocol": "protocol", "tools": "tools"}
+# The compiled modules that have a stub (engine/NAME.pyi beside NAME.pyx).
+STUBBED = sorted(p.stem for p in (ROOT / "engine").glob("*.pyi"))
+
+
+def package_tree(where):
+    """A folder holding tuong/engine, tuong/protocol, tuong/tools: links to
+    the repository's folders (copies of the sources where links cannot be made)."""
+    tuong = Path(where) / "tuong"
+    tuong.mkdir(parents=True, exist_ok=True)
+    for name, folder in PACKAGES.items():
+        target = tuong / name
+        if target.exists():
+            continue
+        try:
+            os.symlink(ROOT / folder, target, target_is_directory=True)
+        except OSError:
+            shutil.copytree(ROOT / folder, target, ignore=shutil.ignore_patterns(
+                "__pycache__", "*.so", "*.pyd", "*.c", "*.html"))
+    return Path(where)
+
+
+def run_mypy(args, tree, cache):
+    """`python -m mypy ARGS` in the repository root (its pyproject.toml
+    configures mypy), finding tuong in `tree`."""
+    env = dict(os.environ, MYPYPATH=str(tree))
+    return subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache),
+                           "--follow-imports=silent", *map(str, args)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def mypy_tree(tmp_path_factory):
+    need_module("mypy")
+    base = tmp_path_factory.mktemp("typing")
+    return package_tree(base / "tree"), base / "cache"
+
+
+def test_check_api_type_checks(mypy_tree):
+    done = run_mypy([CHECK_API], *mypy_tree)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_wrong_use_is_reported(mypy_tree, tmp_path):
+    """The check can fail: a wrong use of the API is an error, at its line."""
+    wrong = tmp_path / "wrong_use.py"
+    wrong.write_text("from tuong.engine.board import Board\n"
+                     "from tuong.protocol.book import Book\n"
+                     "Board().push(3)\n"                       # a move is text
+                     "Board().fen() + 1\n"                     # a FEN is a str
+                     "Book.open('x').probe(Board())\n")        # probe takes a FEN
+    done = run_mypy([wrong], *mypy_tree)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert re.findall(r"wrong_use\.py:(\d+): error", done.stdout) == ["3", "4", "5"], done.stdout
+
+
+def test_stubs_match_the_compiled_modules(mypy_tree):
+    """stubtest: every public name of the compiled modules is in its stub,
+    with the same arguments (allowlist: tests/typing/stubtest-allowlist.txt)."""
+    tree, _ = mypy_tree
+    env = dict(os.environ, MYPYPATH=str(tree))
+    command = [sys.executable, "-m", "mypy.stubtest", "--allowlist", str(ALLOWLIST)]
+    options = subprocess.run([*command[:3], "--help"], capture_output=True, text=True,
+                             timeout=120).stdout
+    if "--ignore-disjoint-bases" in options:    # PEP 800 (mypy 1.18+): no marks in the stubs
+        command.append("--ignore-disjoint-bases")
+    done = subprocess.run([*command, *(f"tuong.engine.{name}" for name in STUBBED)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as scratch:
+        done = run_mypy(sys.argv[1:] or [CHECK_API], package_tree(Path(scratch) / "tree"),
+                        Path(scratch) / "cache")
+        print(done.stdout + done.stderr, end="")
+        sys.exit(done.returncode)

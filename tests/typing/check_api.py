@@ -1,0 +1,119 @@
+"""The public API as a library user writes against it. tests/test_typing.py
+has mypy check this file (the engine's stubs, engine/*.pyi, and the hints of
+the Python modules), so a stub or hint that drifts from what users write
+fails there.
+
+Not a test module (pytest collects test_*.py only). Run as a script it
+plays a few moves, writes and reads them back, probes the shipped book and
+searches a ply; it never starts an engine: play() below is only
+type-checked."""
+import random
+from typing import TYPE_CHECKING
+
+from tuong.engine.board import START_FEN, Board, evaluate, static_exchange_at_least
+from tuong.engine.egtb import name_of, parse_name
+from tuong.engine.egtbfile import Tablebases
+from tuong.engine.game import GameBoard
+from tuong.engine.games import GAMES
+from tuong.engine.report import SearchInfo
+from tuong.engine.search import Searcher, SearchResult
+from tuong.protocol.book import DEFAULT_PATH, Book, BookMove, Choice
+from tuong.protocol.client import Limit, PlayResult, open_engine
+from tuong.tools import records
+from tuong.tools.records import notation
+
+if TYPE_CHECKING:
+    from typing_extensions import assert_type
+
+
+def replay(moves: list[str], fen: str | None = None) -> Board:
+    board = Board(fen)
+    for move in moves:
+        board.push(move)
+    return board
+
+
+def state(board: Board) -> tuple[str, list[str], bool, int | None]:
+    fen: str = board.fen()
+    legal: list[str] = board.legal_moves()
+    over: bool = board.is_game_over()
+    return fen, legal, over, board.outcome()
+
+
+def take_back(board: Board) -> str:
+    last = board.pop()
+    if TYPE_CHECKING:
+        assert_type(last, str)
+        assert_type(board.copy(), Board)
+        assert_type(board.move_stack, list[str])
+        assert_type(board.repetition_verdict(), dict[str, str] | None)
+        assert_type(evaluate(board), int)
+    return last
+
+
+def any_game(name: str, fen: str | None = None) -> GameBoard:
+    """Code written for every game: the board classes by name."""
+    board = GAMES[name](fen)
+    board.push(board.legal_moves()[0])
+    print(board.game, board.turn, board.side_name, board.fen())
+    return board
+
+
+def best_move(board: GameBoard, depth: int) -> str | None:
+    infos: list[SearchInfo] = []
+    result: SearchResult = Searcher(hash_mb=1).search(board, depth=depth, on_info=infos.append)
+    if TYPE_CHECKING:
+        assert_type(result.pv, list[str])
+        assert_type(infos[-1].score, int | None)
+    return result.best
+
+
+def in_notation(board: Board, style: str = "wxf") -> dict[str, str]:
+    return notation.write_all(board, style)
+
+
+def read_record(text: str) -> list[records.Record]:
+    games, problems = records.read_pgn(text)
+    for problem in problems:
+        print(f"left out: {problem}")
+    return games
+
+
+def book_moves(book: Book, board: Board) -> list[str]:
+    moves: list[BookMove] = book.probe(board.fen(), board.legal_moves())
+    choice: Choice | None = book.choose(board.fen(), board.legal_moves(), random.Random(1))
+    if choice is not None:
+        print(choice.describe())
+    return [m.move for m in moves]
+
+
+def table_value(tables: Tablebases, board: Board) -> int | None:
+    value: int | None = tables.probe_fen(board.fen())
+    return value
+
+
+def play(command: str, board: Board) -> str | None:
+    """Type-level only: never called here (it would start an engine)."""
+    with open_engine(command, "uci") as engine:
+        result: PlayResult = engine.play(board.fen(), Limit(depth=5, movetime=0.5))
+    return result.move
+
+
+def main() -> None:
+    board = replay(["h2e2", "h9g7"])
+    fen, legal, over, outcome = state(board)
+    assert not over and outcome is None and len(legal) > 0, fen
+    assert take_back(board) == "h9g7"
+    assert static_exchange_at_least(Board(START_FEN), "h2h9") in (True, False)
+    wxf = in_notation(board)
+    assert wxf["h9g7"] == "H8+7", wxf["h9g7"]
+    pgn = '[Format "WXF"]\n\n1. C2=5 H8+7 *\n'
+    assert read_record(pgn)[0].moves == ["h2e2", "h9g7"]
+    assert name_of(parse_name("KRvK")) == "KRvK"
+    print(book_moves(Book.open(DEFAULT_PATH), Board())[:3])
+    print(best_move(Board(), 1))
+    any_game("tictactoe")
+
+
+if __name__ == "__main__":
+    main()

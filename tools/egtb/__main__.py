@@ -1,0 +1,6 @@
+"""`python -m tuong.tools.egtb`: tuong-egtb."""
+import sys
+
+from tuong.tools.egtb import main
+
+sys.exit(main())

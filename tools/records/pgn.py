@@ -1,0 +1,161 @@
+"""PGN out (our games) and in (opening books, replays), and EPD books.
+
+Games are written as cutechess writes them, with Xiangqi tags: moves in
+a0-i9 coordinates, `[Variant "xiangqi"]`, `[FEN]` + `[SetUp "1"]` when the
+game does not start from the initial position, a `{score/depth time}`
+comment per engine move (`{book}` for book moves), and the reason the game
+ended both in `[Termination]` and in a final comment before the result.
+"""
+import datetime
+import os
+import re
+from typing import TYPE_CHECKING
+
+from tuong.protocol.client import START_FEN
+
+if TYPE_CHECKING:
+    from tuong.tools.match.referee import Game
+
+_MOVE = re.compile(r"[a-i]\d[a-i]\d")
+_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+def _comment(record):
+    if record.book:
+        return "book"
+    parts = []
+    if record.mate is not None:
+        parts.append(f"{'+' if record.mate > 0 else '-'}M{abs(record.mate)}")
+    elif record.cp is not None:
+        parts.append(f"{record.cp / 100:+.2f}")
+    if parts and record.depth is not None:
+        parts[0] += f"/{record.depth}"
+    parts.append(f"{record.time:.3f}s")
+    return " ".join(parts)
+
+
+def _is_start(fen):
+    """Is this the initial position (Red, written `w` or `r`, to move)?"""
+    board = START_FEN.split()[0]
+    return fen is None or fen.split()[:2] in ([board, "w"], [board, "r"])
+
+
+def format_game(game: "Game", round_: int | str = 1, event: str = "tuong-match", site: str = "?",
+                date: datetime.date | None = None) -> str:
+    """A finished referee.Game as PGN text (ending with a blank line)."""
+    date = date or datetime.date.today()
+    tags: list[tuple[str, str | None]] = [
+        ("Event", event), ("Site", site), ("Date", date.strftime("%Y.%m.%d")),
+        ("Round", str(round_)), ("White", game.red), ("Black", game.black),
+        ("Result", game.result), ("Variant", "xiangqi")]
+    if not _is_start(game.fen):
+        tags += [("FEN", game.fen), ("SetUp", "1")]
+    tags += [("TimeControl", game.time_control), ("PlyCount", str(len(game.moves))),
+             ("Termination", game.termination)]
+    lines = [f'[{key} "{_escape(value)}"]' for key, value in tags]
+
+    black_first = game.fen is not None and game.fen.split()[1:2] == ["b"]
+    tokens = []
+    for i, record in enumerate(game.moves):
+        ply = i + (1 if black_first else 0)
+        if ply % 2 == 0:
+            tokens.append(f"{ply // 2 + 1}.")
+        elif i == 0:
+            tokens.append(f"{ply // 2 + 1}...")
+        tokens.append(record.move)
+        tokens.append("{" + _comment(record) + "}")
+    if game.reason:
+        tokens.append("{" + game.reason.replace("}", ")") + "}")
+    tokens.append(game.result)
+    return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n\n"
+
+
+def _escape(value):
+    return str(value).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrap(tokens, width=79):
+    lines, line = [], ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > width:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def read_games(text: str) -> list[tuple[dict[str, str], list[str], str]]:
+    """[(tags, moves, result)] from PGN text whose moves are a0-i9
+    coordinates. Comments, variations, NAGs and move numbers are skipped; a
+    game without a result token ends at the next tag pair ("*")."""
+    return [(tags, [move for move, _ in moves], result)
+            for tags, moves, result in read_annotated_games(text)]
+
+
+def read_annotated_games(
+        text: str) -> list[tuple[dict[str, str], list[tuple[str, str | None]], str]]:
+    """As read_games, but each move comes with the comment that follows it
+    (its text without braces, or None): [(tags, [(move, comment)], result)]."""
+    games: list[tuple[dict[str, str], list[tuple[str, str | None]], str]]
+    tags: dict[str, str]
+    moves: list[tuple[str, str | None]]
+    games, tags, moves = [], {}, []
+    token_re = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]|\{[^}]*\}|;[^\n]*|\([^)]*\)'
+                          r'|\$\d+|\d+\.(?:\.\.)?|[^\s{}();\[]+')
+    last_commentable = False
+    for m in token_re.finditer(text):
+        token = m.group(0)
+        if m.group(1):                       # a tag pair
+            if moves:
+                games.append((tags, moves, "*"))
+                tags, moves = {}, []
+            tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            last_commentable = False
+        elif token[0] == "{":
+            if last_commentable:             # the first comment after a move is its own
+                moves[-1] = (moves[-1][0], token[1:-1].strip())
+                last_commentable = False
+        elif token[0] in ";($" or token[0].isdigit() and token.endswith("."):
+            continue                         # comment, variation, NAG, move number
+        elif token in _RESULTS:
+            games.append((tags, moves, token))
+            tags, moves = {}, []
+            last_commentable = False
+        elif _MOVE.fullmatch(token):
+            moves.append((token, None))
+            last_commentable = True
+        else:
+            raise ValueError(f"not an a0-i9 coordinate move in PGN: {token!r}")
+    if moves or tags:
+        games.append((tags, moves, "*"))
+    return games
+
+
+def read_openings(path: str | os.PathLike[str],
+                  fmt: str | None = None) -> list[tuple[str | None, list[str]]]:
+    """Openings as [(fen or None, moves)] from an EPD/FEN file (one position a
+    line, EPD operations after the 4th field ignored) or a PGN file of move
+    sequences. The format comes from `fmt` or the file's extension."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    fmt = fmt or ("pgn" if str(path).lower().endswith(".pgn") else "epd")
+    if fmt == "pgn":
+        openings = [(tags.get("FEN"), moves) for tags, moves, _ in read_games(text)]
+    elif fmt in ("epd", "fen"):
+        openings = []
+        for line in text.splitlines():
+            line = line.split(";")[0].strip()
+            if line and not line.startswith("#"):
+                fields = line.split()
+                if len(fields) < 2:
+                    raise ValueError(f"{path}: not a FEN/EPD line: {line!r}")
+                fen = " ".join(fields[:2] + (fields[2:6] if len(fields) >= 6 and
+                                            fields[4].isdigit() else ["-", "-", "0", "1"]))
+                openings.append((None if _is_start(fen) else fen, []))
+    else:
+        raise ValueError(f"unknown opening format {fmt!r}: use epd or pgn")
+    if not openings:
+        raise ValueError(f"{path}: no openings found")
+    return openings

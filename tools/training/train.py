@@ -1,0 +1,380 @@
+"""tuong-train: train the evaluation network on self-play positions and write it.
+
+    tuong-train DATA... -o NET.nnue [--hidden 128] [--epochs 12] [--batch 16384]
+                [--lr 0.001] [--lambda 1.0] [--validation 0.05] [--seed 1]
+                [--scale K] [--limit N] [--threads N]
+
+DATA are positions files from tuong-datagen --out. The network is the one
+engine/nnue.pyx evaluates (engine/network.py: 1260 piece-square features
+a perspective -> HIDDEN, clipped ReLU, both perspectives -> 1, and a direct
+piece-square path). Training is on the CPU with numpy and scipy's sparse
+products: each position's two perspectives are sparse rows of 1260 inputs.
+
+The target blends the search's score and the game's result:
+    target = lambda * sigmoid(score / K) + (1 - lambda) * result
+(result 1, 1/2, 0 for the side to move), and the loss is the mean squared
+error of sigmoid(eval / K). K, the scale that turns centipawns into an
+expected result, is fitted first on the data (the K that best predicts the
+results from the scores) unless --scale gives it. Every position is also
+used mirrored left-right (Xiangqi's rules are symmetric). The last
+--validation share of the data (whole games: the files are in game order)
+is held out; the training and validation losses are printed after every
+epoch. The piece-square path starts from the hand-crafted evaluation's
+material and piece-square values, so training starts from a sane
+evaluation. The network of the epoch with the lowest validation loss is
+quantised and written, with the training's figures in its description.
+"""
+import math
+import sys
+import time
+
+from tuong.engine import network, weights
+from tuong.engine.rows import mirror_square
+from tuong.tools import doc_parser
+from tuong.tools.cli import check_input, check_output, integer, real
+
+SCALE = 400             # centipawns per unit of the float network's output
+QA, QB = 255, 1024
+
+
+def need_numpy():
+    try:
+        import numpy  # noqa: F401
+        import scipy.sparse  # noqa: F401
+    except ImportError:
+        # A missing extra is answered like a bad argument: one line, status 2.
+        print("tuong-train: error: needs numpy and scipy: pip install 'tuong[train]'",
+              file=sys.stderr)
+        sys.exit(2)
+
+
+# -- features ------------------------------------------------------------------
+
+def features(square, kind, side, mirror=False):
+    """Feature indices (n, 32) for the side to move's perspective and the
+    other's, -1 where there is no piece, from decoded records
+    (tools/dataset.decode); mirrored left-right if asked."""
+    import numpy as np
+    present = square >= 0
+    sq = np.where(present, square, 0).astype(np.int32)
+    if mirror:
+        sq = mirror_square(sq)
+    rank, file = sq // 9, sq % 9
+    colour, piece_type = kind // 7, kind % 7
+    out = []
+    for who in (side, 1 - side):
+        persp = who[:, None].astype(np.int32)
+        rel_rank = np.where(persp == 0, rank, 9 - rank)
+        theirs = (colour != persp).astype(np.int32)
+        f = (theirs * 7 + piece_type) * 90 + rel_rank * 9 + file
+        out.append(np.where(present, f, -1).astype(np.int32))
+    return out
+
+
+def sparse_rows(idx, n_features=network.FEATURES):
+    """A CSR matrix (n, n_features) with a 1 at each index >= 0 of each row."""
+    import numpy as np
+    import scipy.sparse as sp
+    mask = idx >= 0
+    counts = mask.sum(axis=1)
+    indptr = np.zeros(len(idx) + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    cols = idx[mask]
+    data = np.ones(len(cols), dtype=np.float32)
+    return sp.csr_matrix((data, cols, indptr), shape=(len(idx), n_features))
+
+
+# -- the float network ---------------------------------------------------------
+
+class Model:
+    """The float network: W (1260, H), b (H), P (1260) centipawns, V (2H), c."""
+
+    def __init__(self, hidden, rng):
+        import numpy as np
+        self.hidden = hidden
+        self.W = (rng.standard_normal((network.FEATURES, hidden)) * 0.05).astype(np.float32)
+        self.b = np.full(hidden, 0.1, dtype=np.float32)
+        self.P = hand_crafted_psqt().astype(np.float32)
+        self.V = (rng.standard_normal(2 * hidden) * 0.01).astype(np.float32)
+        self.c = np.zeros(1, dtype=np.float32)
+
+    def params(self):
+        return [self.W, self.b, self.P, self.V, self.c]
+
+    def forward(self, x_us, x_them):
+        """Centipawns from the side to move, and what backward() needs."""
+        import numpy as np
+        a_us = x_us @ self.W + self.b
+        a_them = x_them @ self.W + self.b
+        h_us = np.clip(a_us, 0, 1)
+        h_them = np.clip(a_them, 0, 1)
+        H = self.hidden
+        net = h_us @ self.V[:H] + h_them @ self.V[H:] + self.c[0]
+        psqt = (x_us @ self.P - x_them @ self.P) / 2
+        return net * SCALE + psqt, (a_us, a_them, h_us, h_them)
+
+    def backward(self, x_us, x_them, cache, grad_out):
+        """Gradients of the parameters, given d loss / d eval (centipawns)."""
+        import numpy as np
+        a_us, a_them, h_us, h_them = cache
+        H = self.hidden
+        g = (grad_out * SCALE).astype(np.float32)
+        dV = np.concatenate([h_us.T @ g, h_them.T @ g])
+        dc = np.array([g.sum()], dtype=np.float32)
+        d_us = np.outer(g, self.V[:H]) * ((a_us > 0) & (a_us < 1))
+        d_them = np.outer(g, self.V[H:]) * ((a_them > 0) & (a_them < 1))
+        dW = x_us.T @ d_us + x_them.T @ d_them
+        db = d_us.sum(axis=0) + d_them.sum(axis=0)
+        half = (grad_out / 2).astype(np.float32)
+        dP = x_us.T @ half - x_them.T @ half
+        return [dW.astype(np.float32), db.astype(np.float32), np.asarray(dP, np.float32).ravel(),
+                dV.astype(np.float32), dc]
+
+    def quantise(self, description=""):
+        """The network file's Network."""
+        import numpy as np
+
+        def q16(values, unit, limit=32767):
+            return np.clip(np.round(values * unit), -limit, limit).astype("<i2").tobytes()
+
+        # The engine sums the output in 32 bits, and each accumulator of up
+        # to 32 pieces in 16: the loader refuses weights that could overflow.
+        out_limit = min(32767, (2 ** 31 - 1) // (2 * QA * 2 * self.hidden))
+        W = np.clip(self.W, -(32767 / QA - 1) / 33, (32767 / QA - 1) / 33)
+        return network.Network(
+            hidden=self.hidden, ft_bias=q16(np.clip(self.b, -1, 1), QA), ft_weights=q16(W, QA),
+            psqt_weights=np.round(self.P * QA * QB / SCALE).astype("<i4").tobytes(),
+            out_weights=q16(self.V, QB, out_limit),
+            out_bias=int(round(float(self.c[0]) * QA * QB)), qa=QA, qb=QB, scale=SCALE,
+            description=description)
+
+
+def hand_crafted_psqt():
+    """The piece-square path's start: the shipped hand-crafted material and
+    piece-square values, as each perspective sees them (its own pieces
+    plus, the other side's minus)."""
+    import numpy as np
+    data = weights.read(weights.DEFAULT_PATH)
+    material = [0] + [data["material"][letter] for letter in weights.MATERIAL_PIECES]
+    P = np.zeros(network.FEATURES)
+    for theirs in (0, 1):
+        for t in range(7):
+            table = data["piece_square"][weights.PIECES[t]]
+            for r in range(10):
+                for f in range(9):
+                    # Their piece on relative rank r stands on its own rank 9 - r.
+                    own_rank = 9 - r if theirs else r
+                    value = material[t] + table[9 - own_rank][f if f <= 4 else 8 - f]
+                    P[(theirs * 7 + t) * 90 + r * 9 + f] = -value if theirs else value
+    return P
+
+
+class Adam:
+    def __init__(self, params, lr):
+        import numpy as np
+        self.lr, self.t = lr, 0
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+
+    def step(self, params, grads, beta1=0.9, beta2=0.999, eps=1e-8):
+        import numpy as np
+        self.t += 1
+        corr = math.sqrt(1 - beta2 ** self.t) / (1 - beta1 ** self.t)
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= beta1
+            m += (1 - beta1) * g
+            v *= beta2
+            v += (1 - beta2) * g * g
+            p -= self.lr * corr * m / (np.sqrt(v) + eps)
+
+
+def sigmoid(x):
+    import numpy as np
+    return 1 / (1 + np.exp(-np.clip(x, -50, 50)))
+
+
+def fit_scale(score, result):
+    """The K (centipawns) for which sigmoid(score / K) best predicts the
+    results (least squares), searched on a log grid then refined."""
+    import numpy as np
+    s = score.astype(np.float64)
+
+    def error(k):
+        return float(np.mean((sigmoid(s / k) - result) ** 2))
+
+    grid = np.exp(np.linspace(np.log(50), np.log(2000), 60))
+    best = min(grid, key=error)
+    lo, hi = best / 1.1, best * 1.1
+    for _ in range(40):
+        a, b = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+        lo, hi = (a, hi) if error(a) > error(b) else (lo, b)
+    return (lo + hi) / 2
+
+
+# -- data ------------------------------------------------------------------------
+
+class Data:
+    """Positions as feature rows and targets, both mirrors."""
+
+    def __init__(self, decoded, scale, lam):
+        import numpy as np
+        side = decoded["side"].astype(np.int32)
+        us, them = features(decoded["square"], decoded["kind"], side)
+        mus, mthem = features(decoded["square"], decoded["kind"], side, mirror=True)
+        self.us = np.concatenate([us, mus])
+        self.them = np.concatenate([them, mthem])
+        result = decoded["result"].astype(np.float64) * np.where(side == 0, 1, -1)
+        wdl = (result + 1) / 2
+        target = lam * sigmoid(decoded["score"] / scale) + (1 - lam) * wdl
+        self.target = np.concatenate([target, target]).astype(np.float32)
+
+    def __len__(self):
+        return len(self.target)
+
+
+def loss_and_grad(model, x_us, x_them, target, scale):
+    import numpy as np
+    out, cache = model.forward(x_us, x_them)
+    pred = sigmoid(out / scale)
+    diff = pred - target
+    loss = float(np.mean(diff ** 2))
+    grad_out = 2 * diff * pred * (1 - pred) / scale / len(target)
+    return loss, out, cache, grad_out
+
+
+def evaluate_loss(model, data, scale, batch):
+    total = 0.0
+    for start in range(0, len(data), batch):
+        sl = slice(start, start + batch)
+        x_us, x_them = sparse_rows(data.us[sl]), sparse_rows(data.them[sl])
+        loss, *_ = loss_and_grad(model, x_us, x_them, data.target[sl], scale)
+        total += loss * len(data.target[sl])
+    return total / max(1, len(data))
+
+
+def train(model, train_data, valid_data, scale, epochs, batch, lr, rng, log=print,
+          progress=True):
+    """Adam on mini-batches, the learning rate cut by 3 for the last third;
+    returns [(epoch, train loss, validation loss)]."""
+    import numpy as np
+    opt = Adam(model.params(), lr)
+    history = []
+    for epoch in range(1, epochs + 1):
+        if epoch == max(2, epochs * 2 // 3 + 1):
+            opt.lr = lr / 3
+        order = rng.permutation(len(train_data))
+        starts = range(0, len(order), batch)
+        bar = _bar(starts, f"epoch {epoch}/{epochs}", progress)
+        total, seen = 0.0, 0
+        for start in bar:
+            idx = order[start:start + batch]
+            x_us, x_them = sparse_rows(train_data.us[idx]), sparse_rows(train_data.them[idx])
+            loss, _, cache, grad_out = loss_and_grad(model, x_us, x_them,
+                                                      train_data.target[idx], scale)
+            opt.step(model.params(), model.backward(x_us, x_them, cache, grad_out))
+            total += loss * len(idx)
+            seen += len(idx)
+            if hasattr(bar, "set_postfix"):
+                bar.set_postfix(loss=f"{total / seen:.6f}")
+        valid = evaluate_loss(model, valid_data, scale, batch) if len(valid_data) else float("nan")
+        history.append((epoch, total / max(1, seen), valid))
+        log(f"epoch {epoch}: train loss {total / max(1, seen):.6f}, validation loss {valid:.6f}")
+        if len(valid_data) and valid <= min(v for _, _, v in history):
+            best = [p.copy() for p in model.params()]
+    if len(valid_data):
+        # The epoch that predicted the held-out games best: later ones fit
+        # the training games' noise (the data are few for the network).
+        for param, kept in zip(model.params(), best):
+            param[...] = kept
+    return history
+
+
+def _bar(iterable, label, progress):
+    if not progress:
+        return iterable
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return iterable
+    return tqdm(iterable, desc=label, unit="batch", leave=False, file=sys.stderr)
+
+
+def split(decoded, share):
+    """(training, validation) by position order: the last share held out."""
+    n = len(decoded["score"])
+    cut = n - int(n * share)
+    pick = lambda sl: {k: v[sl] for k, v in decoded.items()}   # noqa: E731
+    return pick(slice(0, cut)), pick(slice(cut, n))
+
+
+def main(argv=None):
+    parser = doc_parser("tuong-train", __doc__)
+    parser.add_argument("data", nargs="+", help="positions files (tuong-datagen --out)")
+    parser.add_argument("-o", "--output", required=True, help="network file to write")
+    parser.add_argument("--hidden", type=integer(16, network.MAX_HIDDEN), default=128)
+    parser.add_argument("--epochs", type=integer(1, 1000), default=12)
+    parser.add_argument("--batch", type=integer(64, 1 << 20), default=16384)
+    parser.add_argument("--lr", type=real(1e-6, 1.0), default=0.001)
+    parser.add_argument("--lambda", dest="lam", type=real(0, 1), default=1.0,
+                        help="weight of the search score in the target (the rest: the result)")
+    parser.add_argument("--validation", type=real(0, 0.5), default=0.05)
+    parser.add_argument("--scale", type=real(1, 100000), help="K, centipawns (default: fitted)")
+    parser.add_argument("--limit", type=integer(1), help="use at most this many positions")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=integer(1, 256), help="BLAS threads (default: all)")
+    args = parser.parse_args(argv)
+    if args.hidden % 16:
+        parser.error("--hidden must be a multiple of 16")
+    for path in args.data:
+        check_input(parser, path, "DATA")
+    check_output(parser, args.output, "--output")
+    need_numpy()
+    if args.threads:
+        try:
+            from threadpoolctl import threadpool_limits
+            threadpool_limits(args.threads)
+        except ImportError:
+            pass
+    import numpy as np
+    from tuong.tools.training import dataset
+    parts = []
+    try:
+        for path in args.data:
+            parts.append(dataset.read(path))
+    except (OSError, dataset.DatasetError) as e:
+        parser.error(str(e))
+    decoded = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    if args.limit:
+        decoded = {k: v[:args.limit] for k, v in decoded.items()}
+    n = len(decoded["score"])
+    if n < 100:
+        parser.error(f"{n} positions: too few to train on")
+    started = time.time()
+    side = decoded["side"].astype(np.int32)
+    wdl = (decoded["result"] * np.where(side == 0, 1, -1) + 1) / 2
+    scale = args.scale or fit_scale(decoded["score"], wdl)
+    print(f"{n:,} positions from {len(args.data)} file(s); K = {scale:.1f} cp"
+          f"{' (fitted)' if not args.scale else ''}", flush=True)
+    train_part, valid_part = split(decoded, args.validation)
+    train_data = Data(train_part, scale, args.lam)
+    valid_data = Data(valid_part, scale, args.lam)
+    print(f"training on {len(train_data):,} rows (mirrors included), "
+          f"validating on {len(valid_data):,}", flush=True)
+    rng = np.random.default_rng(args.seed)
+    model = Model(args.hidden, rng)
+    history = train(model, train_data, valid_data, scale, args.epochs, args.batch, args.lr, rng,
+                    log=lambda line: print(line, flush=True))
+    best_epoch, final_train, final_valid = min(history, key=lambda h: h[2]) \
+        if len(valid_data) else history[-1]
+    print(f"keeping epoch {best_epoch} (the lowest validation loss)", flush=True)
+    minutes = (time.time() - started) / 60
+    description = (f"{n} positions, hidden {args.hidden}, epoch {best_epoch} of {args.epochs}, "
+                   f"lambda {args.lam}, "
+                   f"K {scale:.0f}, loss {final_train:.5f}/{final_valid:.5f}, seed {args.seed}")
+    network.write(args.output, model.quantise(description))
+    print(f"wrote {args.output} ({description}) in {minutes:.1f} min", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,252 @@
+"""tuong-web: play and analyse in the browser, served by tuong itself.
+
+    tuong-web [--host 127.0.0.1] [--port 0] [--no-browser] [--engine CMD]
+              [--protocol uci|ucci] [--max-sessions 8] [--idle-timeout 3600]
+
+Starts a local web server (the `web` extra: Starlette and uvicorn) and opens
+the page in the browser. Every asset is served from the package: nothing is
+fetched from the internet. Each page holds one WebSocket (/ws) and one engine
+process (tuong by default, any UCI or UCCI engine with --engine), started on
+the page's first search and ended, reaped, when the page closes, goes idle
+for --idle-timeout seconds, or the server stops. The page's messages are in
+docs/web-protocol.md; tools/web/session.py checks and carries them out.
+
+Safety: the server binds to 127.0.0.1 unless --host says otherwise (and then
+warns); a WebSocket whose Origin is not this server's is refused (another
+site open in the same browser cannot drive it); messages are limited in size
+and validated; at most --max-sessions pages at once.
+"""
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import json
+import os
+import shlex
+import socket
+import sys
+import threading
+import webbrowser
+from urllib.parse import urlsplit
+
+from tuong.tools.cli import default_engine
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+MAX_MESSAGE = 4 * 1024 * 1024          # bytes of one WebSocket frame (an uploaded file)
+OUTBOX_LIMIT = 500                     # queued messages to a page that reads too slowly
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; "
+                               "style-src 'self' 'unsafe-inline'; connect-src 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def origin_allowed(origin, host, names):
+    """A page may open the WebSocket only when the Host it asked for is one
+    of this server's own `names` (a rebinding site's name is not: DNS
+    rebinding) and its Origin names that same Host. A client that sends no
+    Origin is not a browser page."""
+    try:
+        hostname = urlsplit(f"//{host or ''}").hostname
+    except ValueError:
+        return False
+    if hostname is None:
+        return False
+    if hostname.lower() not in names and not ("*" in names and _is_address(hostname)):
+        return False
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == (host or "").lower()
+
+
+class Server:
+    """The sessions of one tuong-web process."""
+
+    def __init__(self, engine_argv, protocol="uci", max_sessions=8, idle_timeout=3600.0,
+                 host="127.0.0.1"):
+        self.engine_argv, self.protocol = engine_argv, protocol
+        # The names a page may reach us by: loopback's, and the one we bind to.
+        self.names = {"127.0.0.1", "localhost", "::1", host.strip("[]").lower()}
+        if host in ("0.0.0.0", "::", ""):
+            self.names.add("*")          # every address of this machine, by number
+        self.max_sessions, self.idle_timeout = max_sessions, idle_timeout
+        self.sessions = set()
+        self.engine_name = os.path.basename(engine_argv[0]) if engine_argv[0] != sys.executable \
+            else "tuong"
+
+    def open_engine(self):
+        from tuong.protocol.client import open_engine
+        return open_engine(self.engine_argv, self.protocol)
+
+    def app(self):
+        from starlette.applications import Starlette
+        from starlette.responses import FileResponse, JSONResponse
+        from starlette.routing import Mount, Route, WebSocketRoute
+        from starlette.staticfiles import StaticFiles
+
+        async def index(request):
+            return FileResponse(os.path.join(STATIC, "index.html"))
+
+        async def health(request):
+            return JSONResponse({"sessions": len(self.sessions),
+                                 "max_sessions": self.max_sessions})
+
+        routes = [Route("/", index), Route("/health", health),
+                  WebSocketRoute("/ws", self.websocket),
+                  Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")]
+
+        @contextlib.asynccontextmanager
+        async def lifespan(app):
+            yield
+            await asyncio.gather(*(s.close() for s in list(self.sessions)),
+                                 return_exceptions=True)
+
+        return _with_headers(Starlette(routes=routes, lifespan=lifespan))
+
+    async def websocket(self, ws):
+        from starlette.websockets import WebSocketDisconnect
+        from tuong.tools.web.session import Session
+
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), self.names):
+            await ws.close(code=1008, reason="origin not allowed")
+            return
+        await ws.accept()
+        if len(self.sessions) >= self.max_sessions:
+            await ws.send_text(json.dumps({"type": "error", "message":
+                                           f"too many pages open (at most {self.max_sessions})"}))
+            await ws.close(code=1013, reason="too many sessions")
+            return
+        outbox = asyncio.Queue()
+
+        def emit(message):
+            # Analysis lines are dropped, never the state, for a page that lags;
+            # a page that reads nothing at all is let go.
+            if outbox.qsize() > OUTBOX_LIMIT and message.get("type") == "info":
+                return
+            if outbox.qsize() > 4 * OUTBOX_LIMIT:
+                receiving.cancel()
+                return
+            outbox.put_nowait(message)
+
+        session = Session(self.open_engine, emit, self.engine_name)
+        self.sessions.add(session)
+
+        async def writer():
+            while True:
+                message = await outbox.get()
+                await ws.send_text(json.dumps(message))
+
+        sending = asyncio.create_task(writer())
+        receiving = asyncio.current_task()
+        try:
+            emit(session.state())
+            while True:
+                try:
+                    text = await asyncio.wait_for(ws.receive_text(), self.idle_timeout)
+                except asyncio.TimeoutError:
+                    emit({"type": "notice", "text": "closed after being idle"})
+                    await asyncio.sleep(0.1)
+                    await ws.close(code=1000, reason="idle")
+                    break
+                if len(text) > MAX_MESSAGE:
+                    emit({"type": "error", "message": "message too large"})
+                    continue
+                try:
+                    message = json.loads(text)
+                except ValueError:
+                    emit({"type": "error", "message": "not JSON"})
+                    continue
+                await session.handle(message)
+        except (WebSocketDisconnect, RuntimeError, KeyError, asyncio.CancelledError):
+            pass                            # the page went away, sent a non-text frame, or lagged
+        finally:
+            sending.cancel()
+            self.sessions.discard(session)
+            await session.close()
+
+
+def _with_headers(app):
+    """The app, with SECURITY_HEADERS on every HTTP response."""
+    extra = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+
+    async def wrapped(scope, receive, send):
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                names = {k for k, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + \
+                    [(k, v) for k, v in extra if k not in names]
+            await send(message)
+        return await app(scope, receive, send_with_headers)
+    return wrapped
+
+
+def _is_address(name):
+    """An IP address written out (a rebinding attack needs a DNS name)."""
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return False
+
+
+def _loopback(host):
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="tuong-web", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--engine", help="engine command (default: tuong)")
+    parser.add_argument("--protocol", choices=("uci", "ucci"), default="uci")
+    parser.add_argument("--max-sessions", type=int, default=8,
+                        help="pages (and engines) at once (default 8)")
+    parser.add_argument("--idle-timeout", type=float, default=3600.0,
+                        help="seconds without a message before a page is closed (default 3600)")
+    args = parser.parse_args(argv)
+    try:
+        import uvicorn
+        import starlette  # noqa: F401
+    except ImportError:
+        parser.error("tuong-web needs the web extra: pip install 'tuong[web]' "
+                     "(or pip install '.[web]' in a clone)")
+    if args.max_sessions < 1 or args.idle_timeout <= 0 or not 0 <= args.port <= 65535:
+        parser.error("--max-sessions and --idle-timeout must be positive, --port 0-65535")
+    engine = shlex.split(args.engine) if args.engine else default_engine()
+    server = Server(engine, args.protocol, args.max_sessions, args.idle_timeout, args.host)
+    if not _loopback(args.host):
+        print(f"tuong-web: WARNING: listening on {args.host}: anyone who can reach this "
+              "address can use the page and start engines on this machine", file=sys.stderr)
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+        sock.listen(128)           # connections wait in the backlog until uvicorn runs
+    except OSError as error:
+        parser.error(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
+    port = sock.getsockname()[1]
+    shown = f"[{args.host}]" if family == socket.AF_INET6 else args.host
+    url = f"http://{shown}:{port}/"
+    print(f"tuong-web: {url} (engine: {' '.join(engine)}; Ctrl-C stops)", flush=True)
+    config = uvicorn.Config(server.app(), log_level="warning", ws_max_size=MAX_MESSAGE,
+                            ws_ping_interval=20, ws_ping_timeout=20, lifespan="on")
+    if not args.no_browser:
+        threading.Timer(0.5, webbrowser.open, (url,)).start()
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        from tuong.protocol.client import close_all
+        close_all()
+
