@@ -15,6 +15,7 @@ from conftest import ROOT, need, tuong_command
 
 from tuong.engine.board import Board
 from tuong.protocol import client
+from tuong.protocol.client import xboard
 from tuong.protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout, Info, Limit,
                              UnsupportedError, engine_fen, from_engine_move, open_engine,
                              red_to_move, to_engine_move)
@@ -114,7 +115,7 @@ def test_ucci_bare_score_and_info_merge():
 
 
 def test_xboard_features_and_thinking():
-    assert client._features('feature ping=1 myname="Max Qi" variants="xiangqi,shogi" done=0') == \
+    assert xboard._features('feature ping=1 myname="Max Qi" variants="xiangqi,shogi" done=0') == \
         [("ping", "1"), ("myname", "Max Qi"), ("variants", "xiangqi,shogi"), ("done", "0")]
     engine = parser(client.XboardEngine)
     engine._state = (None, [])

@@ -14,7 +14,9 @@ import pytest
 from conftest import ROOT
 
 HOUSE = ("engine", "protocol", "tools")
-PROTOCOL = sorted(path.stem for path in (ROOT / "protocol").glob("*.py"))
+PROTOCOL = sorted(".".join(path.relative_to(ROOT / "protocol").with_suffix("").parts)
+                  .removesuffix(".__init__") for path in (ROOT / "protocol").rglob("*.py")
+                  if path.name != "__init__.py" or path.parent != ROOT / "protocol")
 
 
 def _module(package, name):

@@ -1,7 +1,9 @@
 """The public API as a library user writes against it. tests/test_typing.py
 has mypy check this file (the engine's stubs, engine/*.pyi, and the hints of
 the Python modules), so a stub or hint that drifts from what users write
-fails there.
+fails there. By hand: `python tests/test_typing.py` (a plain `python -m mypy`
+does not find tuong through setuptools' editable install; that script gives
+mypy a tuong/ tree of links, as the test does).
 
 Not a test module (pytest collects test_*.py only). Run as a script it
 plays a few moves, writes and reads them back, probes the shipped book and

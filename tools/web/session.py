@@ -3,7 +3,7 @@
 The page sends intentions (docs/web-protocol.md); a Session checks each one
 (a move must be legal where it is played, a FEN a legal position, a number
 within its range), changes the game and answers with the whole `state`. The
-engine is a process driven through protocol/client.py: nothing the page
+engine is a process driven through protocol/client/: nothing the page
 sends reaches it as text, only moves this module has found legal and limits
 it has built.
 

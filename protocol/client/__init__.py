@@ -1,0 +1,98 @@
+"""Drive any Xiangqi engine process (UCI, UCCI or xboard) from Python.
+
+In the spirit of python-chess's `chess.engine`, synchronous and small:
+
+    from tuong.protocol.client import open_engine, Limit
+
+    with open_engine("/usr/games/fairy-stockfish", protocol="uci") as engine:
+        engine.configure({"Hash": 64})
+        result = engine.play((None, ["h2e2"]), Limit(movetime=0.2))
+        print(result.move, result.info.cp, result.info.depth)
+        for info in engine.analyse((None, []), Limit(depth=8)):
+            print(info.depth, info.cp, info.pv)
+        with engine.analyse((None, []), Limit(depth=40)) as analysis:
+            for info in analysis:
+                if info.depth == 10:
+                    break           # leaving the block stops the search
+        print(analysis.info.pv, analysis.result.move)
+
+One call at a time: every operation holds the engine's lock to its end, so
+calls from several threads take turns. analyse() returns an Analysis, the
+search's lifetime: iterate it for the Infos the engine prints; `info` is the
+latest main-line (multipv 1) Info, merged field by field as play() merges;
+`wait()` reads to the end of the search and returns its PlayResult (also
+`result` from then on); `stop()` stops the search and reads its move (safe to
+call twice); leaving a `with` block calls stop(). An analysis still running
+when the engine gets its next call (configure, new_game, play, analyse) is
+stopped first and its move kept out of that call's answer, so no command
+reaches an engine that is still searching. close() just ends the engine,
+and an open analysis with it.
+
+A position is `(start FEN or None for the initial position, [moves])`.
+Callers always see moves as a0-i9 (files a-i from Red's left, ranks 0-9
+from Red's back rank). Fairy-Stockfish over UCI writes ranks 1-10; the
+`notation` argument ("ranks0", "ranks1", or "auto", which picks ranks1 for
+Fairy-Stockfish over UCI) makes the translation at the edge.
+
+Failure contract: every read has a deadline. An engine that exits
+(EngineTerminated), does not answer in time (EngineTimeout) or answers
+something we cannot use (EngineProtocolError) is killed and reaped before
+the exception propagates, so a failed engine never lingers; later calls on
+it raise EngineTerminated. A capability the engine lacks (a FEN for an
+xboard engine without setboard, a node limit over xboard) raises
+UnsupportedError and leaves the engine usable. Lines we do not understand
+are ignored, and `info` lines are parsed field by field, so one odd token
+does not lose the rest.
+
+Notes per dialect (how the engines in /usr/games behave; tests/test_client.py
+plays each):
+
+- UCI: `setoption name UCI_Variant value xiangqi` when the option exists.
+- UCCI: `ucci`/`ucciok`, `setoption <name> <value>`, `go time .. increment
+  .. opptime .. oppincrement ..`. The spec counts time in seconds unless the
+  engine declares `usemillisec` (we switch it on). Fairy-Stockfish 11 reads
+  milliseconds without declaring the option, so it gets milliseconds too.
+  There is no movetime in UCCI: we send `go time T movestogo 1`.
+- xboard: `xboard`, `protover 2`, features until `done=1` (2 s for an
+  engine that sends none), then per game `new`, `variant xiangqi`, `force`,
+  `post`, `easy`; moves are sent incrementally in force mode, `ping` after
+  them catches an `Illegal move` before `go`. maxqi (fairymax) uses ranks
+  0-9 and has no `setboard`: bring it to a position by moves. It uses a
+  fraction of an `st` time (and moves at once below 1 s), and it ignores
+  `?` and SIGINT while it thinks, so stopping an analysis ends it (any
+  engine that does not stop within STOP_GRACE is ended; its next call
+  raises EngineTerminated saying why). xboard has no node limit.
+- Fairy-Stockfish writes ranks 1-10 over UCI only; over UCCI and xboard it
+  writes 0-9 (xboard numbers the ranks of a 10-rank board from 0). Over
+  xboard, version 11 keeps an `sd` depth limit after `new` (the protocol
+  says `new` clears it): give it one kind of limit per process.
+"""
+from typing import Any, Sequence, Union
+
+from tuong.protocol.client.analysis import Analysis
+from tuong.protocol.client.common import (
+    QUIT_GRACE, SEARCH_TIMEOUT, START_FEN, STARTUP_TIMEOUT, STOP_GRACE, SYNC_TIMEOUT, EngineError,
+    EngineProtocolError, EngineTerminated, EngineTimeout, Info, Limit, PlayResult, Position,
+    UnsupportedError, engine_fen, from_engine_move, red_to_move, to_engine_move)
+from tuong.protocol.client.engine import Engine, close_all
+from tuong.protocol.client.ucci import UcciEngine
+from tuong.protocol.client.uci import UciEngine
+from tuong.protocol.client.xboard import XboardEngine
+
+__all__ = [
+    "Analysis", "Engine", "EngineError", "EngineProtocolError", "EngineTerminated",
+    "EngineTimeout", "Info", "Limit", "PlayResult", "Position", "QUIT_GRACE", "SEARCH_TIMEOUT",
+    "START_FEN", "STARTUP_TIMEOUT", "STOP_GRACE", "SYNC_TIMEOUT", "UcciEngine", "UciEngine",
+    "UnsupportedError", "XboardEngine", "close_all", "engine_fen", "from_engine_move",
+    "open_engine", "red_to_move", "to_engine_move",
+]
+
+
+def open_engine(command: Union[str, Sequence[str]], protocol: str = "uci",
+                **kwargs: Any) -> Engine:
+    """Start an engine and complete its handshake. `command` is a string
+    (split with shlex, so it may carry arguments) or a list."""
+    classes = {"uci": UciEngine, "ucci": UcciEngine, "xboard": XboardEngine}
+    if protocol not in classes:
+        raise ValueError(f"unknown protocol {protocol!r}: use uci, ucci or xboard")
+    return classes[protocol](command, **kwargs)

@@ -1,0 +1,124 @@
+"""One search of an engine, from `go` to its move: the one state machine
+that reads it, stops it and settles it, for every dialect."""
+import time
+
+from tuong.protocol.client.common import (STOP_GRACE, EngineError, EngineTerminated, Info,
+                                          PlayResult)
+
+class Analysis:
+    """One search of an engine, from `go` to its move (see the module
+    docstring). Every step takes the engine's lock only while it reads, so a
+    loop left between two Infos blocks nobody: the engine's next call stops
+    the search."""
+
+    def __init__(self, engine, deadline):
+        self.engine = engine
+        self.result = None              # the PlayResult, once the engine has moved
+        self._info = Info()
+        self._deadline = deadline
+        self._started = time.monotonic()
+        self._running = True
+        self._stop_sent = False
+
+    @property
+    def info(self) -> Info:
+        """The latest main-line (multipv 1) Info, merged field by field."""
+        return self._info
+
+    def __iter__(self) -> "Analysis":
+        return self
+
+    def __next__(self) -> Info:
+        with self.engine._busy:
+            while self._running:
+                item = self._step()
+                if isinstance(item, Info):
+                    return item
+        raise StopIteration
+
+    def wait(self) -> PlayResult:
+        """Read to the end of the search; its PlayResult, with `info`. After
+        stop() (or another call stopped it), the move the engine stopped with."""
+        with self.engine._busy:
+            while self._running:
+                self._step()
+        if self.result is None:
+            raise EngineTerminated(f"{self.engine.name} ended before its move "
+                                   f"({self.engine.broken or 'closed'})")
+        return self.result
+
+    def request_stop(self) -> None:
+        """Ask the engine to stop without waiting for the lock, from any
+        thread: the thread reading the analysis (which holds the lock while
+        it waits for a line) then reads the move and the iteration ends. For
+        an infinite analysis whose next line may be seconds away."""
+        if self._running and not self._stop_sent:
+            self._stop_sent = True
+            with self.engine._lock:
+                if self.engine.proc.poll() is None and not self.engine.broken:
+                    try:
+                        self.engine._write(self.engine.stop_command)
+                    except (OSError, ValueError):
+                        pass
+
+    def stop(self) -> None:
+        """Stop the search if it is still running and read its move."""
+        with self.engine._busy:
+            self._stop()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def _step(self):
+        """Read one line of the search: the Info or PlayResult it holds, or None."""
+        try:
+            with self.engine._operation(self):
+                arrived, line = self.engine._read(self._deadline)
+                return self._take(line, arrived)
+        except EngineError:
+            self._end()
+            raise
+
+    def _stop(self):
+        """stop() with the engine's lock held. An engine that does not stop
+        (fairymax ignores `?`) is ended, and says why on its next call."""
+        if not self._running:
+            return
+        engine = self.engine
+        try:
+            if not self._stop_sent:
+                self._stop_sent = True
+                engine._send(engine.stop_command)
+            deadline = time.monotonic() + STOP_GRACE
+            while self._running:
+                arrived, line = engine._read(deadline)
+                self._take(line, arrived)
+        except EngineError as e:
+            self._end()
+            engine.broken = f"did not stop its search when asked ({e})"
+            engine._kill()
+            engine.close()
+
+    def _take(self, line, arrived):
+        item = self.engine._search_line(line, arrived - self._started)
+        if isinstance(item, PlayResult):
+            item.info = self._info
+            self.result = item
+            self._end()
+            if self._stop_sent:
+                # The stop may have crossed the engine's move: an idle engine
+                # can answer it (UCCI's `nobestmove`). A sync reads past any
+                # such answer, so that no line of this search is taken as
+                # the next search's.
+                self.engine._sync()
+        elif isinstance(item, Info) and item.multipv in (None, 1):
+            self._info = self._info.merged(item)
+        return item
+
+    def _end(self):
+        self._running = False
+        if self.engine._analysis is self:
+            self.engine._analysis = None

@@ -1,0 +1,266 @@
+"""The engine process every dialect shares: starting it, its lines, the
+one lock that lets one call talk to it at a time, and ending it."""
+import atexit
+import contextlib
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from typing import Any, Dict, Optional
+
+from tuong.protocol.client.analysis import Analysis
+from tuong.protocol.client.common import (
+    _GAME_MOVE, QUIT_GRACE, SEARCH_TIMEOUT, STARTUP_TIMEOUT, EngineError, EngineProtocolError,
+    EngineTerminated, EngineTimeout, Limit, PlayResult, Position, UnsupportedError,
+    from_engine_move, red_to_move)
+
+_LIVE: "weakref.WeakSet[Engine]" = weakref.WeakSet()   # every started engine, for close_all()
+
+
+def close_all():
+    """Close every engine still running (at exit, on Ctrl-C)."""
+    for engine in list(_LIVE):
+        engine.close()
+
+
+atexit.register(close_all)
+
+
+class Engine:
+    """One engine process; a subclass speaks its dialect."""
+    protocol = ""
+    variant = "xiangqi"                     # UCI_Variant, as last configured
+
+    def __init__(self, command, *, name=None, notation="auto", env=None, cwd=None,
+                 startup_timeout=STARTUP_TIMEOUT, log=None, stderr=subprocess.DEVNULL):
+        if notation not in ("auto", "ranks0", "ranks1"):
+            raise ValueError(f"unknown notation {notation!r}: use ranks0, ranks1 or auto")
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.name = name or os.path.basename(self.argv[0])
+        self.notation = notation
+        self.log = log                      # callable(text) for an I/O transcript, or None
+        self.id = {}                        # id name / author (xboard: myname)
+        self.options = {}                   # lowercased name -> (name, declaration words)
+        self.broken = None                  # the error that ended this engine
+        self._lock = threading.Lock()       # close()'s, so it never waits for a search
+        # One operation at a time. Reentrant: play() is an analysis run to its
+        # end under one hold, and a call ends the open analysis under its own.
+        self._busy = threading.RLock()
+        self._analysis = None               # the search not yet over, if any
+        self._lines = queue.Queue()         # (arrival time, line), None at EOF
+        try:
+            # A session of its own: a Ctrl-C in the terminal reaches only us, and
+            # we end engines ourselves in a known order (see close()).
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=stderr, text=True, bufsize=1, errors="replace",
+                env=env, cwd=cwd, start_new_session=True)
+        except OSError as e:
+            raise EngineTerminated(f"{self.name}: cannot start {command!r}: {e}") from e
+        _LIVE.add(self)
+        threading.Thread(target=self._reader, daemon=True, name=f"{self.name}-stdout").start()
+        try:
+            with self._operation():
+                self._handshake(time.monotonic() + startup_timeout)
+        except BaseException:
+            self.close()                    # e.g. UnsupportedError: do not leave it running
+            raise
+        if self.notation == "auto":
+            self.notation = self._default_notation()
+
+    # -- public API ---------------------------------------------------------
+
+    def configure(self, options: Dict[str, Any]) -> None:
+        """Set options by name (case-insensitive); an unknown name raises
+        UnsupportedError before anything is sent."""
+        with self._operation():
+            for name in options:
+                self._option(name)
+            for name, value in options.items():
+                self._setoption(name, value)
+                if name.lower() == "uci_variant":
+                    self.variant = str(value).lower()
+            self._sync()
+
+    def new_game(self) -> None:
+        with self._operation():
+            self._new_game()
+
+    def play(self, position: Position, limit: Limit,
+             timeout: Optional[float] = None) -> PlayResult:
+        """Search `position` within `limit`; the PlayResult of the search."""
+        with self._busy:
+            return self._start(position, limit, timeout).wait()
+
+    def analyse(self, position: Position, limit: Limit,
+                timeout: Optional[float] = None) -> Analysis:
+        """Start searching `position`; the Analysis to read it from and stop it."""
+        return self._start(position, limit, timeout)
+
+    def close(self) -> None:
+        """Ask the engine to quit, then terminate and kill it if it does not;
+        always reaps the process. Safe to call twice and from any thread, even
+        while another thread's call is waiting for the engine."""
+        with self._lock:
+            if self._analysis is not None:  # `quit` ends its search too
+                self._analysis._end()
+            if self.proc.returncode is None:
+                try:
+                    self._write(self.quit_command)
+                    self.proc.wait(QUIT_GRACE)
+                except (OSError, ValueError, subprocess.TimeoutExpired):
+                    self._kill()
+            self.proc.wait()
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+        # stdout is the reader thread's to close: closing it here could block
+        # on the reader's lock if a grandchild still holds the pipe open.
+        _LIVE.discard(self)
+
+    @property
+    def alive(self):
+        return self.broken is None and self.proc.poll() is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.name} pid={self.proc.pid}>"
+
+    # -- process and lines --------------------------------------------------
+
+    quit_command, stop_command = "quit", "stop"
+
+    def _reader(self):
+        try:
+            for line in self.proc.stdout:
+                self._lines.put((time.monotonic(), line.rstrip("\r\n")))
+        except (OSError, ValueError):
+            pass
+        finally:
+            self._lines.put(None)
+            self.proc.stdout.close()
+
+    def _write(self, line):
+        if self.log:
+            self.log(f"{self.name} < {line}")
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def _send(self, line):
+        if self.broken:
+            raise EngineTerminated(f"{self.name} is not running ({self.broken})")
+        try:
+            self._write(line)
+        except (OSError, ValueError) as e:      # broken pipe, or stdin closed
+            raise EngineTerminated(f"{self.name} exited (writing {line!r}: {e})") from e
+
+    def _read(self, deadline):
+        """(arrival time, line) of the next line; EngineTimeout after the deadline."""
+        remaining = deadline - time.monotonic()
+        try:
+            item = self._lines.get(timeout=max(remaining, 0)) if remaining > 0 \
+                else self._lines.get_nowait()
+        except queue.Empty:
+            raise EngineTimeout(f"{self.name} did not answer in time") from None
+        if item is None:
+            self._lines.put(None)                # later reads see EOF too
+            try:
+                code = self.proc.wait(1.0)
+            except subprocess.TimeoutExpired:
+                code = "unknown"
+            raise EngineTerminated(f"{self.name} exited (exit code {code})")
+        if self.log:
+            self.log(f"{self.name} > {item[1]}")
+        return item
+
+    def _kill(self):
+        """SIGTERM then SIGKILL to the engine's process group (a wrapper
+        script's children die too), then reap."""
+        if self.proc.poll() is not None:      # reaped: its pid may belong to another
+            return
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(self.proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.proc.wait(QUIT_GRACE)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+    @contextlib.contextmanager
+    def _operation(self, analysis=None):
+        """A public call, or a step of `analysis`: it holds the engine's lock
+        throughout, and a call first stops an analysis left running, so it
+        never talks to an engine still searching. Any engine failure inside
+        kills and reaps the process (a failed engine gets no polite `quit`);
+        UnsupportedError does not."""
+        with self._busy:
+            if self._analysis is not None and self._analysis is not analysis:
+                self._analysis._stop()
+            if self.broken:
+                raise EngineTerminated(f"{self.name} is not running ({self.broken})")
+            try:
+                yield
+            except UnsupportedError:
+                raise
+            except EngineError as e:
+                self.broken = str(e)
+                self._kill()
+                self.close()
+                raise
+
+    @property
+    def ranks1(self):
+        return self.notation == "ranks1"
+
+    def _parse_move(self, text, context):
+        move = from_engine_move(text, self.ranks1) if self.variant == "xiangqi" else \
+            (text if _GAME_MOVE.fullmatch(text) else None)
+        if move is None:
+            raise EngineProtocolError(f"{self.name}: not a move: {text!r} in {context!r}")
+        return move
+
+    def _option(self, name):
+        try:
+            return self.options[name.lower()]
+        except KeyError:
+            known = ", ".join(sorted(n for n, _ in self.options.values())) or "none"
+            raise UnsupportedError(f"{self.name} has no option {name!r} (it has: {known})") \
+                from None
+
+    def _default_notation(self):
+        return "ranks0"
+
+    def _start(self, position, limit, timeout):
+        """Send a search; the Analysis that reads it. A dialect provides
+        _prepare_search (commands up to `go`; returns the go line),
+        _search_line (a line -> Info, PlayResult or None) and stop_command."""
+        with self._operation():
+            go = self._prepare_search(position, limit)
+            deadline = self._deadline(position, limit, timeout)
+            self._send(go)
+            # Open until its move, even for play(): a play() interrupted
+            # (Ctrl-C) leaves a search that the next call must stop.
+            self._analysis = Analysis(self, deadline)
+            return self._analysis
+
+    def _deadline(self, position, limit, timeout):
+        """A search's deadline: the caller's timeout, else one from the limit."""
+        if timeout is None and limit.infinite:
+            timeout = 7 * 24 * 3600.0           # an analysis ends when it is stopped
+        if timeout is None:
+            clock = limit.red_clock if red_to_move(position) else limit.black_clock
+            timeout = (limit.movetime or clock or SEARCH_TIMEOUT) + 5.0
+        return time.monotonic() + timeout

@@ -1,0 +1,57 @@
+"""The UCCI dialect of the engine client: UCI's sibling, with seconds for
+times unless the engine takes milliseconds."""
+from tuong.protocol.client.common import _ms, _value_text, red_to_move
+from tuong.protocol.client.uci import UciEngine
+
+class UcciEngine(UciEngine):
+    protocol = "ucci"
+    hello, ok = "ucci", "ucciok"
+
+    def _handshake(self, deadline):
+        super()._handshake(deadline)
+        self.millis = "usemillisec" in self.options or \
+            self.id.get("name", "").startswith("Fairy-Stockfish")
+        if "usemillisec" in self.options:
+            self._setoption("usemillisec", True)
+            self._sync()
+
+    def _default_notation(self):
+        return "ranks0"
+
+    def _setoption(self, name, value):
+        name, declaration = self._option(name)
+        text = f"setoption {name}" if "button" in declaration else \
+            f"setoption {name} {_value_text(value)}"
+        self._send(text)
+
+    def _new_game(self):
+        if "newgame" in self.options:
+            self._setoption("newgame", None)
+        self._sync()
+
+    def _time(self, seconds):
+        if self.millis:
+            return _ms(seconds)
+        return str(max(0, int(seconds or 0)))    # whole seconds: never more than we have
+
+    def _go_command(self, position, limit):
+        words = ["go"]
+        if limit.depth is not None:
+            words += ["depth", str(limit.depth)]
+        if limit.nodes is not None:
+            words += ["nodes", str(limit.nodes)]
+        if limit.movetime is not None:
+            words += ["time", self._time(limit.movetime), "movestogo", "1"]
+        elif limit.red_clock is not None or limit.black_clock is not None:
+            red = red_to_move(position)
+            own, opp = (limit.red_clock, limit.black_clock) if red else \
+                (limit.black_clock, limit.red_clock)
+            inc, oppinc = (limit.red_inc, limit.black_inc) if red else \
+                (limit.black_inc, limit.red_inc)
+            words += ["time", self._time(own), "increment", self._time(inc),
+                      "opptime", self._time(opp), "oppincrement", self._time(oppinc)]
+        if limit.infinite:
+            words.append("infinite")
+        if len(words) == 1:
+            raise ValueError("a Limit needs depth, nodes, movetime, clocks or infinite")
+        return " ".join(words)
