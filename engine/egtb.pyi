@@ -1,39 +1,17 @@
-"""Type stub for engine/egtb.pyx: endgame tablebases, generated in memory and
-probed by the search. Pieces are (colour, kind) pairs: colour 0 Red, 1 Black;
-kind the index in LETTERS (K A E H R C P). Keep in step with egtb.pyx
-(tests/test_typing.py compares the two)."""
-from collections.abc import Callable, Iterable, Sequence
+"""Type stub for engine/egtb.pyx: endgame tablebases generated and verified
+in memory. The names of endgames are egtblayout's, importable from here too.
+Pieces are (colour, kind) pairs: colour 0 Red, 1 Black; kind the index in
+LETTERS (K A E H R C P). Keep in step with egtb.pyx (tests/test_typing.py
+compares the two)."""
+from collections.abc import Callable, Sequence
 
-LETTERS: str
-"""The piece letters, by kind: 'KAEHRCP'."""
-MAX_SIZE: int
-"""The most positions one table may hold."""
-ORDER: dict[str, int]
-"""The order of the pieces within a side's part of a table name (K R C H P A E)."""
-
-def domain(kind: int, colour: int) -> list[int]:
-    """The squares (0-89, rank * 9 + file) where a piece can ever stand."""
-
-def parse_name(name: str) -> list[tuple[int, int]]:
-    """'KRAvKEE' -> [(colour, kind), ...] in table order; ValueError if malformed."""
-
-def draws_proven(pieces: Iterable[tuple[int, int]]) -> bool:
-    """Do the table's draws hold under our rules (at most one side has an attacker)?"""
-
-def name_of(pieces: Iterable[tuple[int, int]]) -> str:
-    """The inverse of parse_name: [(colour, kind)] -> 'KRAvKEE'."""
-
-def material_key(pieces: Iterable[tuple[int, int]]) -> int:
-    """The key of [(colour, kind)]."""
-
-def install(tables: Sequence[Table]) -> None:
-    """Make the search probe these Tables (both colourings of each); [] for none."""
-
-def hits() -> int:
-    """Probes answered since the last reset_hits()."""
-
-def reset_hits() -> None:
-    """Start counting probes answered from 0."""
+from tuong.engine.egtblayout import LETTERS as LETTERS
+from tuong.engine.egtblayout import MAX_SIZE as MAX_SIZE
+from tuong.engine.egtblayout import ORDER as ORDER
+from tuong.engine.egtblayout import domain as domain
+from tuong.engine.egtblayout import draws_proven as draws_proven
+from tuong.engine.egtblayout import name_of as name_of
+from tuong.engine.egtblayout import parse_name as parse_name
 
 class Table:
     """One endgame's values in memory (generated here or read from a file)."""

@@ -1,5 +1,5 @@
 # Endgame tablebases: retrograde analysis of Xiangqi endgames with few
-# pieces, and the tables' probe.
+# pieces.
 #
 # A table holds one material signature, named as players write it: Red's
 # pieces, "v", Black's (KRAvKEE: Red king, rook and advisor against the king
@@ -24,56 +24,37 @@
 # check or chase (a horse checking on and on): those draws are not proven
 # (draws_proven), and the search does not take them as draws.
 #
-# Indexing. Each piece's squares are limited to where it can ever stand
-# (a general to its palace's 9 points, an advisor to 5, an elephant to 7, a
-# pawn to the 55 squares in front of its start, others to all 90); two like
-# pieces of a side share one index over unordered pairs. index = side to
-# move + 2 * (mixed radix over the pieces in table order).
+# Three rooms: this module generates and verifies tables (the Table class
+# and the rules of moves in a table's own position format); egtblayout.pyx
+# names endgames, indexes positions and folds the values for the files;
+# egtbprobe.pyx is the search's probe of the tables installed.
 #
 # Threads: generation splits every pass over the table between workers that
 # run without the GIL (a count is decremented atomically).
 
-from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.stdint cimport uint8_t, int64_t, uint64_t
-from tuong.engine.position cimport Position, KIND_OF, file_of, rank_of
-from libc.stdlib cimport malloc, free, calloc
-from libc.string cimport memset, memcpy
+from libc.stdint cimport uint8_t, int64_t
+from libc.stdlib cimport free, calloc
+from libc.string cimport memset
+from tuong.engine.egtblayout cimport (
+    Spec, Pos, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, MAXP, DRAW, INVALID,
+    encode, decode, flipped_square, init_spec, fold, unfold, folded_size)
 
-import array
 import threading
 
-from tuong.engine.rows import flip_square, mirror_square
+# The names of endgames, kept importable from here.
+from tuong.engine.egtblayout import (  # noqa: F401
+    LETTERS, MAX_SIZE, ORDER, domain, draws_proven, name_of, parse_name)
 
 cdef extern from *:
     """
     static inline unsigned char egtb_dec(unsigned char* p) {
         return __atomic_sub_fetch(p, 1, __ATOMIC_RELAXED);
     }
-    static inline void egtb_count(long long* p) {
-        __atomic_add_fetch(p, 1, __ATOMIC_RELAXED);
-    }
     """
     unsigned char egtb_dec(unsigned char* p) nogil
-    void egtb_count(long long* p) nogil
 
 cdef enum:
-    KING = 0
-    ADVISOR = 1
-    ELEPHANT = 2
-    HORSE = 3
-    ROOK = 4
-    CANNON = 5
-    PAWN = 6
-    MAXP = 12            # pieces in a table at most
-    MAXG = 12
     MAXMOVES = 128
-    DRAW = 0
-    INVALID = 255
-
-LETTERS = "KAEHRCP"
-MAX_SIZE = 1 << 36               # positions in one table: 64 GiB of values
-# Order of pieces within a side's part of the name and of the index.
-ORDER = {k: i for i, k in enumerate("KRCHPAE")}
 
 cdef int H_JUMP_F[8]
 cdef int H_JUMP_R[8]
@@ -105,138 +86,6 @@ cdef inline bint in_palace(int colour, int f, int r) noexcept nogil:
 
 cdef inline bint own_half(int colour, int r) noexcept nogil:
     return r <= 4 if colour == 0 else r >= 5
-
-
-def domain(kind, colour):
-    """The squares (0-89, rank * 9 + file) where a piece can ever stand."""
-    squares = []
-    for r in range(10):
-        for f in range(9):
-            rr = r if colour == 0 else 9 - r
-            if kind == KING:
-                ok = 3 <= f <= 5 and rr <= 2
-            elif kind == ADVISOR:
-                ok = (f, rr) in ((3, 0), (5, 0), (4, 1), (3, 2), (5, 2))
-            elif kind == ELEPHANT:
-                ok = (f, rr) in ((2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4))
-            elif kind == PAWN:
-                ok = rr >= 5 or (rr in (3, 4) and f % 2 == 0)
-            else:
-                ok = True
-            if ok:
-                squares.append(r * 9 + f)
-    return squares
-
-
-def parse_name(name):
-    """'KRAvKEE' -> [(colour, kind), ...] in table order; ValueError if malformed."""
-    parts = name.split("v")
-    if len(parts) != 2 or not all(p.startswith("K") and p.count("K") == 1 for p in parts):
-        raise ValueError(f"not an endgame name: {name!r} (e.g. KRvK, KHvKAA, KCAvKEE)")
-    pieces = []
-    for colour, part in enumerate(parts):
-        if any(c not in LETTERS for c in part):
-            raise ValueError(f"{name!r}: pieces are K A E H R C P")
-        if sorted(part, key=ORDER.get) != list(part):
-            raise ValueError(f"{name!r}: write each side's pieces in the order K R C H P A E")
-        for kind in ("A", "E"):
-            if part.count(kind) > 2:
-                raise ValueError(f"{name!r}: at most two {kind}")
-        if part.count("P") > 5 or any(part.count(k) > 2 for k in "RCH"):
-            raise ValueError(f"{name!r}: too many pieces of one kind")
-        pieces += [(colour, LETTERS.index(c)) for c in part]
-    if len(pieces) > MAXP:
-        raise ValueError(f"{name!r}: at most {MAXP} pieces")
-    # Kings first (the index's outer digits), then the rest in name order.
-    return sorted(pieces, key=lambda p: (p[1] != KING, p[0], ORDER[LETTERS[p[1]]]))
-
-
-def draws_proven(pieces):
-    """Do the table's draws hold under our rules? Yes when at most one side
-    has an attacker (rook, cannon, horse, pawn): the other side can neither
-    check nor chase throughout a cycle. [(colour, kind)]."""
-    return len({colour for colour, kind in pieces if kind not in (KING, ADVISOR, ELEPHANT)}) < 2
-
-
-def name_of(pieces):
-    """The inverse of parse_name: [(colour, kind)] -> 'KRAvKEE'."""
-    sides = ["", ""]
-    for colour, kind in sorted(pieces, key=lambda p: (p[0], ORDER[LETTERS[p[1]]])):
-        sides[colour] += LETTERS[kind]
-    return "v".join(sides)
-
-
-cdef struct Spec:
-    int n                       # pieces
-    int colour[MAXP]
-    int kind[MAXP]
-    int ngroups
-    int gstart[MAXG]            # first piece of each group (like pieces share a group)
-    int gsize[MAXG]             # 1 or 2
-    int dsize[MAXG]             # squares in the group's domain
-    int dom[MAXG][90]           # the domain's squares
-    int dpos[MAXG][90]          # square -> position in the domain, -1 outside
-    int radix[MAXG]             # index digits: dsize, or dsize*(dsize-1)/2 for a pair
-    int64_t size                # positions, both sides to move
-
-
-cdef struct Pos:
-    int sq[MAXP]                # -1: captured
-    uint8_t board[90]           # 0 empty, else 1 + piece number
-    int side
-
-
-cdef inline int64_t pair_index(int a, int b) noexcept nogil:
-    # a < b: the pairs (0,1), (0,2), (1,2), (0,3), ... numbered in that order
-    return <int64_t>b * (b - 1) // 2 + a
-
-
-cdef int64_t encode(const Spec* s, const Pos* p) noexcept nogil:
-    """The index of a position (its pieces all on their domains), -1 if not."""
-    cdef int64_t index = 0
-    cdef int g, a, b, t
-    for g in range(s.ngroups):
-        a = s.dpos[g][p.sq[s.gstart[g]]]
-        if a < 0:
-            return -1
-        if s.gsize[g] == 2:
-            b = s.dpos[g][p.sq[s.gstart[g] + 1]]
-            if b < 0 or a == b:
-                return -1
-            if a > b:
-                t = a
-                a = b
-                b = t
-            index = index * s.radix[g] + pair_index(a, b)
-        else:
-            index = index * s.radix[g] + a
-    return index * 2 + p.side
-
-
-cdef bint decode(const Spec* s, int64_t index, Pos* p) noexcept nogil:
-    """Set up position `index`; False if two pieces share a square."""
-    cdef int g, i, digit, a, b
-    cdef int64_t rest = index >> 1
-    p.side = <int>(index & 1)
-    memset(p.board, 0, 90)
-    for g in range(s.ngroups - 1, -1, -1):
-        digit = <int>(rest % s.radix[g])
-        rest //= s.radix[g]
-        i = s.gstart[g]
-        if s.gsize[g] == 2:
-            b = 1
-            while <int64_t>(b + 1) * b // 2 <= digit:
-                b += 1
-            a = digit - b * (b - 1) // 2
-            p.sq[i] = s.dom[g][a]
-            p.sq[i + 1] = s.dom[g][b]
-        else:
-            p.sq[i] = s.dom[g][digit]
-    for i in range(s.n):
-        if p.board[p.sq[i]]:
-            return False
-        p.board[p.sq[i]] = <uint8_t>(i + 1)
-    return True
 
 
 cdef inline int piece_at(const Spec* s, const Pos* p, int f, int r) noexcept nogil:
@@ -457,23 +306,6 @@ cdef inline void move_piece(Pos* p, int i, int to) noexcept nogil:
     p.board[to] = <uint8_t>(i + 1)
 
 
-cdef struct SubMap:
-    # Where a capture of one piece leads: the smaller table (its Spec and
-    # values), whether it is stored with the colours flipped, and for each
-    # of its pieces the piece number here.
-    Spec* spec
-    const uint8_t* values
-    int flip
-    int draws                    # draws_proven: else a draw is no answer
-    int source[MAXP]
-
-
-# rows.flip_square as a table, for the probes (nogil).
-cdef int FLIPPED[90]
-for _sq in range(90):
-    FLIPPED[_sq] = flip_square(_sq)
-
-
 cdef int sub_value(const SubMap* m, const Pos* p) noexcept nogil:
     """The value in the smaller table of `p` (a capture just made: the side
     to move is the other side), from that side's view."""
@@ -481,7 +313,7 @@ cdef int sub_value(const SubMap* m, const Pos* p) noexcept nogil:
     cdef int j, sq
     for j in range(m.spec.n):
         sq = p.sq[m.source[j]]
-        q.sq[j] = FLIPPED[sq] if m.flip else sq
+        q.sq[j] = flipped_square(sq) if m.flip else sq
     q.side = (1 - p.side) ^ m.flip
     cdef int64_t index = encode(m.spec, &q)
     if index < 0:
@@ -491,16 +323,6 @@ cdef int sub_value(const SubMap* m, const Pos* p) noexcept nogil:
 
 cdef class Table:
     """One endgame's values in memory (generated here or read from a file)."""
-    cdef Spec spec
-    cdef uint8_t* values
-    cdef uint8_t* counts
-    cdef uint8_t* floors         # while generating: the longest loss a capture leads to
-    cdef SubMap subs[MAXP]       # by captured piece number
-    cdef int nsubs
-    cdef readonly str name
-    cdef readonly int max_dtm
-    cdef object sub_tables       # keeps the smaller tables alive
-    cdef int overflow
 
     def __cinit__(self):
         self.values = NULL
@@ -513,43 +335,13 @@ cdef class Table:
         free(self.floors)
 
     def __init__(self, str name):
-        pieces = parse_name(name)
         self.name = name
         self.sub_tables = []
-        cdef Spec* s = &self.spec
-        memset(s, 0, sizeof(Spec))
-        s.n = len(pieces)
-        for i, (colour, kind) in enumerate(pieces):
-            s.colour[i], s.kind[i] = colour, kind
-        s.size = 2
-        g = -1
-        for i, (colour, kind) in enumerate(pieces):
-            if g >= 0 and (s.colour[s.gstart[g]], s.kind[s.gstart[g]]) == (colour, kind):
-                s.gsize[g] += 1
-                if s.gsize[g] > 2:
-                    raise ValueError(f"{name}: more than two like pieces are not indexed")
-                continue
-            g += 1
-            s.gstart[g], s.gsize[g] = i, 1
-            squares = domain(kind, colour)
-            s.dsize[g] = len(squares)
-            for q in range(90):
-                s.dpos[g][q] = -1
-            for k, q in enumerate(squares):
-                s.dom[g][k] = q
-                s.dpos[g][q] = k
-        s.ngroups = g + 1
-        size = 2
-        for g in range(s.ngroups):
-            s.radix[g] = s.dsize[g] * (s.dsize[g] - 1) // 2 if s.gsize[g] == 2 else s.dsize[g]
-            size *= s.radix[g]
-        if size > MAX_SIZE:
-            raise ValueError(f"{name}: {size:,} positions, more than this generator holds "
-                             f"({MAX_SIZE:,})")
-        s.size = size
-        self.values = <uint8_t*> calloc(s.size, 1)
+        memset(&self.spec, 0, sizeof(Spec))
+        init_spec(&self.spec, name)
+        self.values = <uint8_t*> calloc(self.spec.size, 1)
         if self.values == NULL:
-            raise MemoryError(f"{name}: {s.size} bytes")
+            raise MemoryError(f"{name}: {self.spec.size} bytes")
 
     @property
     def size(self):
@@ -812,94 +604,19 @@ cdef class Table:
             return None
         return [p.sq[i] for i in range(self.spec.n)], p.side
 
-    # -- files -------------------------------------------------------------------
+    # -- files (engine/egtblayout.pyx: fold, unfold) -----------------------------
 
     def folded_size(self):
         """Bytes of folded()."""
-        block = self.spec.size // self.spec.radix[0]
-        return block * sum(1 for k in range(self.spec.radix[0]) if self.spec.dom[0][k] % 9 != 5)
+        return folded_size(&self.spec)
 
     def folded(self):
-        """The values with the left-right mirror folded away: the positions
-        whose Red general stands on the d or e file (the f file's are their
-        mirrors). Red's general is the index's outermost digit."""
-        cdef int64_t block = self.spec.size // self.spec.radix[0]
-        cdef int digit
-        parts = []
-        for digit in range(self.spec.radix[0]):
-            if self.spec.dom[0][digit] % 9 != 5:
-                parts.append(PyBytes_FromStringAndSize(<char*> self.values + digit * block, block))
-        return b"".join(parts)
+        """The values with the left-right mirror folded away (egtblayout.fold)."""
+        return fold(&self.spec, self.values)
 
     def unfold(self, bytes data):
-        """Fill the values from folded() data: a position whose Red general
-        stands on the f file takes its mirror's value. The mirror of an
-        index is a sum of each group's mirrored digit times its stride, so
-        it is kept up to date digit by digit as the positions are walked in
-        index order, rather than decoding each position."""
-        cdef int64_t block = self.spec.size // self.spec.radix[0]
-        cdef int64_t kept = 0, inner, count, mirror, dst, src
-        cdef int digit, g, k, a, b, q, r
-        cdef const uint8_t* raw = data
-        cdef Spec* s = &self.spec
-        expected = block * sum(1 for k in range(s.radix[0]) if s.dom[0][k] % 9 != 5)
-        if len(data) != expected:
-            raise ValueError(f"{self.name}: {len(data)} values, expected {expected}")
-        for digit in range(s.radix[0]):
-            if s.dom[0][digit] % 9 != 5:
-                memcpy(self.values + digit * block, raw + kept, block)
-                kept += block
-        # Each group's digit -> its mirrored digit, and the groups' strides.
-        cdef int64_t* mirrored[MAXG]
-        cdef int64_t stride[MAXG]
-        cdef int digits[MAXG]
-        cdef int64_t radix
-        maps = []
-        for g in range(s.ngroups):
-            table = array.array("q", [0] * s.radix[g])
-            for k in range(s.radix[g]):
-                if s.gsize[g] == 2:
-                    b = 1
-                    while (b + 1) * b // 2 <= k:
-                        b += 1
-                    a = k - b * (b - 1) // 2
-                    q = s.dpos[g][mirror_square(s.dom[g][a])]
-                    r = s.dpos[g][mirror_square(s.dom[g][b])]
-                    table[k] = pair_index(min(q, r), max(q, r))
-                else:
-                    table[k] = s.dpos[g][mirror_square(s.dom[g][k])]
-            maps.append(table)
-        cdef int64_t[::1] view
-        for g in range(s.ngroups):
-            view = maps[g]
-            mirrored[g] = &view[0]
-        count = block // 2                   # the inner digits' positions
-        stride[s.ngroups - 1] = 1
-        for g in range(s.ngroups - 2, 0, -1):
-            stride[g] = stride[g + 1] * s.radix[g + 1]
-        with nogil:
-            for digit in range(s.radix[0]):
-                if s.dom[0][digit] % 9 != 5:
-                    continue
-                mirror = 0
-                for g in range(1, s.ngroups):
-                    digits[g] = 0
-                    mirror += mirrored[g][0] * stride[g]
-                src = mirrored[0][digit] * block
-                dst = digit * block
-                for inner in range(count):
-                    self.values[dst + 2 * inner] = self.values[src + 2 * mirror]
-                    self.values[dst + 2 * inner + 1] = self.values[src + 2 * mirror + 1]
-                    g = s.ngroups - 1
-                    while g >= 1:                    # the next index: an odometer
-                        mirror -= mirrored[g][digits[g]] * stride[g]
-                        digits[g] += 1
-                        if digits[g] < s.radix[g]:
-                            mirror += mirrored[g][digits[g]] * stride[g]
-                            break
-                        digits[g] = 0
-                        mirror += mirrored[g][0] * stride[g]
-                        g -= 1
+        """Fill the values from folded() data (egtblayout.unfold)."""
+        unfold(&self.spec, self.values, data, self.name)
 
 
 def _parallel(work, bounds):
@@ -914,125 +631,3 @@ def _parallel(work, bounds):
     for thread in threads:
         thread.join()
     return sum(results)
-
-
-# -- the tables the engine searches with ------------------------------------------
-#
-# Installed from Python (protocol: the TablebasePath option) and probed by the
-# search without the GIL: a sorted array of material keys, each with its
-# table and whether the position's colours must be flipped to match it.
-
-cdef struct Entry:
-    uint64_t key                 # 3 bits per (colour, kind): the count of such pieces
-    const Spec* spec
-    const uint8_t* values
-    int flip
-    int draws                    # draws_proven: else a draw is no answer
-
-cdef Entry ENTRIES[2048]
-cdef int ENTRY_COUNT = 0
-cdef int MAX_PIECES = 0
-cdef long long HITS = 0
-_installed = []                  # the Tables in ENTRIES, kept alive
-
-
-cdef inline uint64_t material_bit(int colour, int kind) noexcept nogil:
-    return (<uint64_t>1) << (3 * (colour * 7 + kind))
-
-
-def material_key(pieces):
-    """The key of [(colour, kind)]."""
-    key = 0
-    for colour, kind in pieces:
-        key += material_bit(colour, kind)
-    return key
-
-
-def install(tables):
-    """Make the search probe these Tables (both colourings of each); [] for none."""
-    global ENTRY_COUNT, MAX_PIECES
-    entries = []
-    for table in tables:
-        pieces = table.pieces()
-        key = material_key(pieces)
-        entries.append((key, table, 0))
-        flipped = material_key([(1 - c, k) for c, k in pieces])
-        if flipped != key:
-            entries.append((flipped, table, 1))
-    if len(entries) > 2048:
-        raise ValueError(f"{len(entries)} table colourings: at most 2048 are probed")
-    entries.sort(key=lambda e: e[0])
-    ENTRY_COUNT = 0
-    _installed[:] = [table for _, table, _ in entries]
-    cdef Table held
-    pieces_of = [table.pieces() for _, table, _ in entries]
-    for i, (key, table, flip) in enumerate(entries):
-        held = table
-        ENTRIES[i].key = key
-        ENTRIES[i].spec = &held.spec
-        ENTRIES[i].values = held.values
-        ENTRIES[i].flip = flip
-        ENTRIES[i].draws = draws_proven(pieces_of[i])
-    MAX_PIECES = max([len(table.pieces()) for table in tables], default=0)
-    ENTRY_COUNT = len(entries)
-
-
-def hits():
-    """Probes answered since the last reset_hits()."""
-    return HITS
-
-
-def reset_hits():
-    global HITS
-    HITS = 0
-
-
-cdef int probe_position(const Position* p, int* value) noexcept nogil:
-    """The value byte of the engine's position if a table holds it, else 0."""
-    if ENTRY_COUNT == 0:
-        return 0
-    cdef int id_, sq, n = 0, kind, colour, j, lo, hi, mid
-    cdef int squares[32]
-    cdef int kinds[32]
-    cdef uint64_t key = 0
-    for id_ in range(16, 48):
-        sq = p.square[id_]
-        if sq == 0:
-            continue
-        if n == MAX_PIECES:
-            return 0
-        kind = KIND_OF[p.board[sq]]
-        kinds[n] = kind
-        squares[n] = rank_of(sq) * 9 + file_of(sq)
-        key += material_bit(kind // 7, kind % 7)
-        n += 1
-    lo = 0
-    hi = ENTRY_COUNT - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if ENTRIES[mid].key < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    if ENTRIES[lo].key != key:
-        return 0
-    cdef const Entry* e = &ENTRIES[lo]
-    cdef const Spec* s = e.spec
-    cdef Pos q
-    cdef int used[32]
-    for j in range(n):
-        used[j] = 0
-    for j in range(s.n):                 # each table piece takes the next like piece
-        for id_ in range(n):
-            colour = kinds[id_] // 7
-            if not used[id_] and (colour ^ e.flip) == s.colour[j] and kinds[id_] % 7 == s.kind[j]:
-                used[id_] = 1
-                q.sq[j] = FLIPPED[squares[id_]] if e.flip else squares[id_]
-                break
-    q.side = p.side ^ e.flip
-    cdef int64_t index = encode(s, &q)
-    if index < 0 or (e.values[index] == DRAW and not e.draws):
-        return 0
-    value[0] = e.values[index]
-    egtb_count(&HITS)
-    return 1

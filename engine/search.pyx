@@ -28,7 +28,7 @@ from tuong.engine.threads cimport (
     spawn_helpers, close_helpers, start_helpers, wait_helpers,
 )
 from tuong.engine.report import SearchInfo
-from tuong.engine import egtb
+from tuong.engine import egtbprobe
 from tuong.engine.timeman import IterationClock
 from tuong.engine.helper cimport helper_main
 from tuong.engine.tree cimport first_window, search_root
@@ -290,7 +290,7 @@ cdef class Searcher:
         self.control.node_limit = nodes or 0
         atomic_store_int(&self.control.stop, 0)
         self.start_ns = now_ns()
-        egtb.reset_hits()
+        egtbprobe.reset_hits()
         self.set_limits(soft_ms, hard_ms)
         self.prepared = PREPARED_SEARCH
 
@@ -478,7 +478,7 @@ cdef class Searcher:
         return SearchInfo(depth=depth, seldepth=max(self.workers[0].seldepth, depth),
                           multipv=line + 1, score=cp, mate=mate, bound=bound, nodes=nodes,
                           nps=nodes * 1000 // max(elapsed_ms, 1), hashfull=self.hashfull(),
-                          time_ms=elapsed_ms, pv=self._texts(pv), tbhits=egtb.hits())
+                          time_ms=elapsed_ms, pv=self._texts(pv), tbhits=egtbprobe.hits())
 
     def _ponder_from_tt(self, root_moves, best):
         """The reply the table holds for the position after `best`, if legal."""

@@ -19,7 +19,7 @@ from tuong.engine.movegen cimport (
 from tuong.engine.evaluate cimport evaluate, quick_evaluate
 from tuong.engine.nnue cimport nn_active, nn_push, nn_pop, nn_evaluate
 from tuong.engine.see cimport see_ge
-from tuong.engine.egtb cimport probe_position
+from tuong.engine.egtbprobe cimport probe_position
 
 # Offsets (square - king + REACH_OFFSET) from which a horse could give
 # check, and from which a piece standing on a horse's leg could uncover

@@ -2,7 +2,7 @@
 search probes, and the move at the root.
 
 The search probes tables from C without the GIL, so they must be in memory
-(engine/egtb.pyx's install): at each `go`, the tables the position can reach
+(engine/egtbprobe.pyx's install): at each `go`, the tables the position can reach
 by captures (a subset of its material, in either colouring) are wanted, but
 only when the position has at most two pieces more than the largest table:
 in a middlegame no capture sequence the search sees ends in a table, and
@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
-from tuong.engine import egtb
+from tuong.engine import egtbprobe
 from tuong.engine.egtb import parse_name
 from tuong.engine.egtbfile import TableError, Tablebases, canonical, material
 from tuong.engine.report import SearchInfo
@@ -73,7 +73,7 @@ class RootTables:
         old = self.tables
         if tables is not None and old is not None and (old.path, old.names) == (path, tables.names):
             return                       # the same folder again: keep the tables read from it
-        egtb.install([])
+        egtbprobe.install([])
         self.installed = frozenset()
         with self._lock:                 # the reader reads for the current folder only
             self._queue = []
@@ -143,7 +143,7 @@ class RootTables:
         for problem in self._new_problems():
             self.report_error(f"TablebasePath: {problem}; that table is not used")
         if ready != self.installed:
-            egtb.install([self.tables.loaded(n)  # type: ignore[union-attr]
+            egtbprobe.install([self.tables.loaded(n)  # type: ignore[union-attr]
                           for n in sorted(ready)])
             self.installed = ready
 

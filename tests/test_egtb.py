@@ -1,4 +1,5 @@
-"""Endgame tablebases (engine/egtb.pyx, engine/egtbfile.py, tools/egtb/):
+"""Endgame tablebases (engine/egtb.pyx, egtblayout.pyx, egtbprobe.pyx,
+engine/egtbfile.py, tools/egtb/):
 the generator's values against an independent solver built on the engine's
 Board (its own move generation and rules), known theory, the file format and
 broken files."""
@@ -13,7 +14,7 @@ import sys
 import pytest
 
 from tuong.engine.board import Board
-from tuong.engine.egtb import Table, domain, name_of, parse_name
+from tuong.engine.egtb import Table, domain, draws_proven, name_of, parse_name
 from tuong.engine.egtbfile import (TableError, Tablebases, canonical, describe, fen_of, material,
                                    read_table, write_table)
 from tuong.tools import egtb as tool
@@ -398,7 +399,6 @@ def test_a_table_move_under_searchmoves_reports_its_own_mate(tables, tb_path, pr
 
 def test_tbhits_are_reported(tb_path):
     """Red's rook can take one of the two advisors: the search lands in KRvKA."""
-    import pexpect
     from pexpect.popen_spawn import PopenSpawn
     child = PopenSpawn(default_engine(), encoding="utf-8", timeout=30)
     child.sendline("uci")
@@ -415,7 +415,6 @@ def test_tbhits_are_reported(tb_path):
 
 @pytest.mark.parametrize("damage", ["folder", "broken"])
 def test_bad_tables_leave_the_engine_playing(tmp_path, damage):
-    import pexpect
     from pexpect.popen_spawn import PopenSpawn
     path = tmp_path / "missing"
     if damage == "broken":
@@ -588,15 +587,15 @@ def test_the_search_takes_a_table_draw_only_where_draws_are_proven(tables, name,
     draws are proven (only one side has an attacker): the search scores the
     capture 0. KHvKP's are not (the pawn could hold a "draw" by checking on
     and on, which loses under our rules): the search evaluates on."""
-    from tuong.engine import egtb
+    from tuong.engine import egtbprobe
     from tuong.engine.search import Searcher
-    assert egtb.draws_proven(parse_name(name)) is proven
+    assert draws_proven(parse_name(name)) is proven
     board, capture = drawn_after_a_capture(tables, name)
-    egtb.install([tables.table(n) for n in sorted(tables.names) if tables.table(n)])
+    egtbprobe.install(tables.table(n) for n in sorted(tables.names) if tables.table(n))
     try:
         result = Searcher(8, threads=1).search(board, depth=2)
     finally:
-        egtb.install([])
+        egtbprobe.install([])
     assert result.best == capture, board.fen()
     assert (result.score == 0) is proven, (board.fen(), result.score)
 
