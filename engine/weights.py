@@ -205,7 +205,7 @@ def vector(data):
 def bounds():
     """(lowest, highest) of each tunable weight, in FEATURES order."""
     out = []
-    for key, (shape, low, high, tunable) in SCHEMA.items():
+    for _key, (shape, low, high, tunable) in SCHEMA.items():
         if tunable:
             size = 1 if shape == "int" else shape[1] if shape[0] == "list" else \
                 len(shape[1]) * (1 if shape[0] == "pieces" else 10 * len(FILES))

@@ -64,8 +64,8 @@ The protocol loop never searches and the search never prints: `go` hands a
 copy of the board to a worker thread and returns, so the loop keeps reading
 (isready, stop, ping are answered during a search). The searcher reports
 each iteration as one typed record (engine.report.SearchInfo), which every
-dialect reads; the dialect formats every line. Output goes through one locked, flushed writer because
-both threads print.
+dialect reads; the dialect formats every line. Output goes through one
+locked, flushed writer because both threads print.
 """
 import random
 import threading
@@ -289,8 +289,8 @@ class Session:
                 self.searcher.prepare(board, **limits)
             except Exception as err:       # still answer: the worker falls back
                 failure = err
-        bounded = over or table is not None or any(limits.get(limit) for limit in ("depth", "nodes", "soft_ms",
-                                                                "hard_ms"))
+        bounded = over or table is not None or any(
+            limits.get(limit) for limit in ("depth", "nodes", "soft_ms", "hard_ms"))
 
         def guarded_info(info):
             try:

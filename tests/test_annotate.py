@@ -119,8 +119,9 @@ def annotated(tmp_path_factory):
     folder = tmp_path_factory.mktemp("annotate")
     (folder / "game.pgn").write_text(PLANTED)
     out = folder / "out.pgn"
-    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate", str(folder / "game.pgn"),
-                          "--depth", "6", "--to", "wxf", "-o", str(out), "-concurrency", "2"],
+    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate",
+                          str(folder / "game.pgn"), "--depth", "6", "--to", "wxf",
+                          "-o", str(out), "-concurrency", "2"],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     return " ".join(out.read_text(encoding="utf-8").split()), run.stderr
@@ -145,7 +146,8 @@ def test_the_annotated_pgn_reads_back(annotated):
 def test_vietnamese_and_the_plot(tmp_path):
     pytest.importorskip("matplotlib")
     (tmp_path / "game.pgn").write_text(PLANTED)
-    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate", str(tmp_path / "game.pgn"),
+    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate",
+                          str(tmp_path / "game.pgn"),
                           "--depth", "4", "--to", "vietnamese", "--lang", "vi",
                           "--plot", str(tmp_path / "plots")],
                          capture_output=True, text=True, timeout=300)
@@ -156,10 +158,12 @@ def test_vietnamese_and_the_plot(tmp_path):
 
 
 def test_bad_arguments_and_files(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate", str(tmp_path / "none.pgn"),
-                          "--depth", "0"], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate",
+                          str(tmp_path / "none.pgn"), "--depth", "0"],
+                         capture_output=True, text=True)
     assert run.returncode == 2 and "--depth must be positive" in run.stderr
     (tmp_path / "bad.pgn").write_text("1. h2e2 h2e2 *\n")
-    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate", str(tmp_path / "bad.pgn"),
-                          "--depth", "2"], capture_output=True, text=True, timeout=120)
+    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate",
+                          str(tmp_path / "bad.pgn"), "--depth", "2"],
+                         capture_output=True, text=True, timeout=120)
     assert run.returncode == 1 and "move 1 'h2e2'" in run.stderr

@@ -51,13 +51,20 @@ BAD_FENS = [
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w", "Red king missing"),
     ("rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "Black king missing"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBAKABNR w", "too many Red kings"),
-    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNK w", "Red king outside its palace at i0"),
-    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/A8/RNB1KABNR w", "Red advisor outside its palace at a1"),
-    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3A5/RNB1KABNR w", "Red advisor off its palace diagonals at d1"),
-    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/B8/P1P1P1P1P/1C5C1/9/RN1AKABNR w", "Red elephant off its seven points at a4"),
-    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/3B5/P1P1P1P1P/1C5C1/9/RN1AKABNR w", "Red elephant off its seven points at d4"),
-    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/P8/RNBAKABNR w", "Red pawn behind its starting rank at a1"),
-    ("rnbakabnr/p8/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "Black pawn behind its starting rank at a8"),
+    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNK w",
+     "Red king outside its palace at i0"),
+    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/A8/RNB1KABNR w",
+     "Red advisor outside its palace at a1"),
+    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3A5/RNB1KABNR w",
+     "Red advisor off its palace diagonals at d1"),
+    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/B8/P1P1P1P1P/1C5C1/9/RN1AKABNR w",
+     "Red elephant off its seven points at a4"),
+    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/3B5/P1P1P1P1P/1C5C1/9/RN1AKABNR w",
+     "Red elephant off its seven points at d4"),
+    ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/P8/RNBAKABNR w",
+     "Red pawn behind its starting rank at a1"),
+    ("rnbakabnr/p8/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+     "Black pawn behind its starting rank at a8"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/1R7/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "too many Red rooks"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/p8/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "too many Black pawns"),
     ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x", "side to move must be"),
@@ -81,7 +88,8 @@ def test_side_to_move_may_be_in_check():
 def test_bad_moves_leave_the_board_unchanged():
     board = Board()
     before = (board.fen(), board.hash)
-    for move in ["", "h2", "h2e2e", "z2e2", "h2e", "j0j1", "h2h2x", "e0e2", "h2e3", "a3a5", "a6a5", 42, None]:
+    for move in ["", "h2", "h2e2e", "z2e2", "h2e", "j0j1", "h2h2x", "e0e2", "h2e3", "a3a5", "a6a5",
+                 42, None]:
         with pytest.raises(ValueError):
             board.push(move)
         assert (board.fen(), board.hash) == before
@@ -150,8 +158,10 @@ def test_incremental_hash_and_unmake_restore_exactly():
 
 def test_hash_depends_on_side_and_position_only():
     a, b = Board(), Board()
-    a.push("h2e2"); a.push("h9g7"); a.push("b0c2")
-    b.push("b0c2"); b.push("h9g7"); b.push("h2e2")
+    for move in ("h2e2", "h9g7", "b0c2"):
+        a.push(move)
+    for move in ("b0c2", "h9g7", "h2e2"):
+        b.push(move)
     assert a.hash == b.hash and a.fen().split()[:2] == b.fen().split()[:2]
     assert Board(START_FEN).hash != Board(START_FEN.replace(" w ", " b ")).hash
 

@@ -16,9 +16,9 @@ from conftest import ROOT, need, tuong_command
 from tuong.engine.board import Board
 from tuong.protocol import client
 from tuong.protocol.client import xboard
-from tuong.protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout, Info, Limit,
-                             UnsupportedError, engine_fen, from_engine_move, open_engine,
-                             red_to_move, to_engine_move)
+from tuong.protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout, Info,
+                                   Limit, UnsupportedError, engine_fen, from_engine_move,
+                                   open_engine, red_to_move, to_engine_move)
 
 FAKE = str(pathlib.Path(__file__).resolve().parent / "fake_engine.py")
 FAIRY = shutil.which("fairy-stockfish") or shutil.which("/usr/games/fairy-stockfish")
@@ -289,7 +289,8 @@ def test_fairy_stockfish(proto):
         for info in engine.analyse((None, []), Limit(depth=60)):   # leave early: `stop`
             if info.depth == 4:
                 break
-        assert engine.alive and legal_after((None, []), engine.play((None, []), Limit(depth=2)).move)
+        assert engine.alive and legal_after((None, []),
+                                            engine.play((None, []), Limit(depth=2)).move)
         board = Board()
         for move in infos[-1].pv:           # the whole pv is legal in our notation
             board.push(move)
@@ -335,7 +336,7 @@ BLACK_TO_MOVE = (None, ["h2e2"])
 def test_an_analysis_left_open_does_not_answer_the_next_play(tuong_available):
     with tuong() as engine:
         analysis = engine.analyse((None, []), Limit(depth=60))
-        for info in analysis:
+        for _info in analysis:
             break           # still searching, and still referenced: nothing collects it
         result = engine.play(BLACK_TO_MOVE, Limit(depth=1))
         assert legal_after(BLACK_TO_MOVE, result.move), result.move

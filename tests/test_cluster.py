@@ -227,7 +227,8 @@ def by_hand(tmp_path):
     bindir = tmp_path / "bin"
     bindir.mkdir()
     engine = bindir / "fakeeng"
-    engine.write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'tests' / 'fake_engine.py'} \"$@\"\n")
+    engine.write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'tests' / 'fake_engine.py'} "
+                      "\"$@\"\n")
     engine.chmod(0o755)
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     file = tmp_path / "scheduler.json"

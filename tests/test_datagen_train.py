@@ -156,7 +156,6 @@ def _children(pid):
 
 
 def _alive(pid):
-    import os
     try:
         with open(f"/proc/{pid}/stat") as f:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
@@ -174,8 +173,9 @@ def test_stopping_datagen_leaves_no_worker_behind(tmp_path, how):
     if not os.path.isdir("/proc"):
         pytest.skip("needs /proc to see the worker processes")
     out = tmp_path / "pos.bin"
-    proc = subprocess.Popen([sys.executable, "-m", "tuong.tools.training.datagen", "--out", str(out),
-                             "--positions", "10000000", "--nodes", "300", "--concurrency", "2"],
+    proc = subprocess.Popen([sys.executable, "-m", "tuong.tools.training.datagen",
+                             "--out", str(out), "--positions", "10000000", "--nodes", "300",
+                             "--concurrency", "2"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 60

@@ -390,7 +390,8 @@ class XboardLines:
                 self.board = None if line != "variant xiangqi" else GAMES["xiangqi"]()
                 self.force = self.force or line.startswith("result")
         elif r < 0.68:
-            line = rng.choice([f"level {number(rng, 0, 40)} {number(rng, 0, 1)} {number(rng, 0, 2)}",
+            line = rng.choice([f"level {number(rng, 0, 40)} {number(rng, 0, 1)} "
+                               f"{number(rng, 0, 2)}",
                                f"st {rng.choice(['0.01', '0.05', '0.2', '0', '-1', 'x', '1000'])}",
                                f"sd {number(rng, 1, 5)}", f"time {number(rng, 0, 1000)}",
                                f"option Hash={number(rng, 1, 32)}", "option Clear Hash",

@@ -576,7 +576,8 @@ def test_exact_depth_values_match_the_solvers(comparison):
         if not TicTacToe.moves(pos):
             continue
         value = ref.ttt_solve(pos)
-        expected = 0 if value == 0 else (MATE_SCORE - (1000 - abs(value))) * (1 if value > 0 else -1)
+        expected = 0 if value == 0 else \
+            (MATE_SCORE - (1000 - abs(value))) * (1 if value > 0 else -1)
         for name, algorithm, table, ordering in VARIANTS:
             got = comparison.run(engine_board("tictactoe", pos), algorithm, 9, table, ordering)
             assert got["value"] == expected, (TicTacToe.fen(pos), name)
@@ -853,8 +854,8 @@ def test_finished_small_games_searched():
 from test_protocol_uci import best_after  # noqa: E402  (the process tests' helper)
 
 # Black's quickest win against White's slowest loss (from the solver).
-DODGEM_WIN = "a3b3 b1b2 b3c3 c1b1 c3c2 b1a1 a2a3 b2b3 a3a2 a1b1 a2b2 b1c1 c2d2 c1c2 b2b1 b3a3 b1c1 " \
-             "a3a4 c1d1"
+DODGEM_WIN = "a3b3 b1b2 b3c3 c1b1 c3c2 b1a1 a2a3 b2b3 a3a2 a1b1 a2b2 b1c1 c2d2 c1c2 b2b1 " \
+             "b3a3 b1c1 a3a4 c1d1"
 PLAYED = {"tictactoe": ["b2", "a1", "c3"], "dodgem": ["a3b3", "c1c2", "b3c3"],
           "queens": ["d4", "a2"]}
 

@@ -207,8 +207,8 @@ def test_clock_and_time_forfeit():
 def test_only_clocked_engines_get_clocks():
     red = Scripted("a0a1", "a1a2", elapsed=0.2)
     black = Scripted("f8f7", "f7f8")
-    play_game(Player("R", red, TimeControl(base=5, inc=1)), Player("B", black, TimeControl(depth=3)),
-              (SHUFFLE, []), Rules(max_plies=3))
+    play_game(Player("R", red, TimeControl(base=5, inc=1)),
+              Player("B", black, TimeControl(depth=3)), (SHUFFLE, []), Rules(max_plies=3))
     assert (red.limits[1][0].red_clock, red.limits[1][0].black_clock) == (pytest.approx(5.8), None)
     assert black.limits[0][0].red_clock is None and black.limits[0][0].depth == 3
     assert black.limits[0][1] == 60.0                     # no clock: the stall timeout
@@ -641,8 +641,8 @@ def test_interrupt_leaves_no_engines_and_a_clean_pgn(tmp_path, sig):
     slow = fake_cmd("--mode slow --delay 0.02", marker)
     proc = subprocess.Popen(
         [sys.executable, "-m", "tuong.tools.match.cli", "-engine", "name=A", f"cmd={slow} --seed 1",
-         "-engine", "name=B", f"cmd={slow} --seed 2", "-each", "depth=1", "-maxplies", "40", "-games", "40",
-         "-j", "2", "-pgnout", str(out)],
+         "-engine", "name=B", f"cmd={slow} --seed 2", "-each", "depth=1", "-maxplies", "40",
+         "-games", "40", "-j", "2", "-pgnout", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=interruptible)
     # Interrupt after a finished game, while engines are running (not in the
@@ -691,8 +691,9 @@ def test_cluster_option_needs_dask_only_when_given(monkeypatch, capsys):
                            cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert plain.stdout.strip() == "False", plain.stderr
     find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *rest: None if name == "distributed" else find_spec(name, *rest))
+    monkeypatch.setattr(
+        importlib.util, "find_spec",
+        lambda name, *rest: None if name == "distributed" else find_spec(name, *rest))
     argv = "-engine cmd=a depth=1 -engine cmd=b depth=1 -cluster local:2".split()
     assert match.main(argv) == 2
     assert "pip install 'tuong[cluster]'" in capsys.readouterr().err

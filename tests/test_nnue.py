@@ -6,11 +6,10 @@ import random
 import re
 import struct
 import sys
-import zlib
 
 import pytest
 
-from tuong.engine import evalfile, network, nnue, weights
+from tuong.engine import evalfile, network, weights
 from tuong.engine.board import Board, evaluate, network_check
 
 from conftest import need_module, random_board

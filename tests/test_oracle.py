@@ -23,7 +23,8 @@ def playout_positions(seed, count, starts, max_plies=160):
                 break
             # Prefer captures half the time so that endgames are reached too.
             captures = [m for m in moves if board_piece_at(board, m[2:])]
-            board.push(rng.choice(captures) if captures and rng.random() < 0.5 else rng.choice(moves))
+            board.push(rng.choice(captures) if captures and rng.random() < 0.5
+                       else rng.choice(moves))
             yield board
             seen += 1
             if seen >= count:

@@ -148,8 +148,8 @@ def test_a_go_without_our_clock_moves_at_once_with_a_warning(gated, dialect, mov
     assert not out.starting("info string error")
 
 
-@pytest.mark.parametrize("go", ["go wtime 60000 btime 60000 depth 2", "go depth 2", "go movetime 100",
-                                "go winc 100 binc 100 depth 2"])
+@pytest.mark.parametrize("go", ["go wtime 60000 btime 60000 depth 2", "go depth 2",
+                                "go movetime 100", "go winc 100 binc 100 depth 2"])
 def test_a_go_with_our_clock_or_none_has_no_warning(gated, go):
     session, out, searcher = gated("uci", "position startpos moves h2e2", go)
     searcher.gate.set()
@@ -214,7 +214,7 @@ def test_go_ponder_then_ponderhit_at_once_plays_within_the_clock(engine):
     fraction of it. (The old worker could overwrite the ponderhit's clock
     and ponder on forever; that was a race, so it failed only sometimes.)"""
     e = engine()
-    for round_ in range(5):
+    for _round in range(5):
         e.send("position startpos moves h2e2\ngo ponder wtime 5000 btime 5000\nponderhit")
         e.expect(r"bestmove \S+", timeout=5)
         e.send("isready")
@@ -225,7 +225,7 @@ def test_go_ponder_then_ponderhit_at_once_plays_within_the_clock(engine):
 def test_go_infinite_then_stop_at_once_answers(engine):
     """(The old code also answered: it repeated stop until the thread ended.)"""
     e = engine()
-    for round_ in range(5):
+    for _round in range(5):
         e.send("position startpos\ngo infinite\nstop\nisready")
         e.expect(r"bestmove \S+", timeout=HANG)
         e.expect("readyok", timeout=HANG)

@@ -41,7 +41,8 @@ def mates_within(board, n):
     for move in board.legal_moves():
         board.push(move)
         won = board.is_game_over() or (n > 1 and all(
-            _after(board, reply, lambda: mates_within(board, n - 1)) for reply in board.legal_moves()))
+            _after(board, reply, lambda: mates_within(board, n - 1))
+            for reply in board.legal_moves()))
         board.pop()
         if won:
             return True
@@ -102,7 +103,7 @@ def test_mates_are_found_with_the_right_score(engine, fen, n, move):
     # (an engine matter, reported): there a second try from an empty table.
     # Depth 12, not 10: with the w4 weights that mate comes out at depth 11.
     misses = []
-    for attempt in range(1 if default_threads() == 1 else 2):
+    for _attempt in range(1 if default_threads() == 1 else 2):
         e.send("ucinewgame")
         best = best_after(e, f"position fen {fen}", "go depth 12").group(1)
         last = [line for line in e.before.splitlines() if line.startswith("info depth")][-1]

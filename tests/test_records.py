@@ -129,7 +129,8 @@ def test_unreadable_and_binary_files_are_problems(tmp_path):
 
 def test_random_text_never_raises():
     rng = random.Random(3)
-    alphabet = list('[]{}()"; \n.0123456789+-=/KAEHRCPabcdefghi炮二平五马８进７*') + ["1-0", "Event"]
+    alphabet = list('[]{}()"; \n.0123456789+-=/KAEHRCPabcdefghi炮二平五马８进７*') + \
+        ["1-0", "Event"]
     for _ in range(500):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 80)))
         records.read_pgn(text)

@@ -127,7 +127,8 @@ def test_stop_from_another_thread_returns_a_legal_move(searcher):
 def test_banned_moves_and_multipv(searcher):
     board = Board()
     infos = []
-    result = searcher.search(board, depth=5, banned=["h2e2", "b2e2"], multipv=3, on_info=infos.append)
+    result = searcher.search(board, depth=5, banned=["h2e2", "b2e2"], multipv=3,
+                             on_info=infos.append)
     assert result.best not in ("h2e2", "b2e2")
     final = [i for i in infos if i.depth == 5]
     assert [i.multipv for i in final] == [1, 2, 3]

@@ -44,12 +44,16 @@ CASES = [
     ({"e3": "R", "e6": "p", "e7": "n", "e8": "c"}, "e3e6", -800),   # cannon over a screen
     ({"e3": "R", "e6": "p", "e8": "c"}, "e3e6", 100),               # cannon without one
     ({"e4": "P", "e6": "p", "e3": "R", "e7": "c"}, "e4e5", 0),      # PxP, RxP; the screen is gone
-    ({"e5": "P", "e6": "p", "h6": "r", "e2": "C"}, "e5e6", 0),      # rook retakes, cannon has no screen
-    ({"e5": "P", "e6": "p", "h6": "r", "e2": "C", "e3": "N"}, "e5e6", 100),  # ... now it has: no RxP
+    # rook retakes, cannon has no screen
+    ({"e5": "P", "e6": "p", "h6": "r", "e2": "C"}, "e5e6", 0),
+    # ... now it has: no RxP
+    ({"e5": "P", "e6": "p", "h6": "r", "e2": "C", "e3": "N"}, "e5e6", 100),
     ({"a0": "R", "a6": "n", "a9": "r"}, "a0a6", -500),              # rook for horse
     ({"e4": "P", "e7": "c", "e6": "p", "d6": "r"}, "e4e5", -100),   # a quiet push into PxP
-    ({"e8": "r", "e6": "P", "c4": "B", "g4": "B"}, "e8e6", 100),    # no elephant retakes across the river
-    ({"c2": "R", "c5": "p", "e7": "b"}, "c2c5", -800),              # ... but on its own bank it does
+    # no elephant retakes across the river
+    ({"e8": "r", "e6": "P", "c4": "B", "g4": "B"}, "e8e6", 100),
+    # ... but on its own bank it does
+    ({"c2": "R", "c5": "p", "e7": "b"}, "c2c5", -800),
 ]
 
 

@@ -131,7 +131,7 @@ def test_an_increment_game_does_not_end_with_its_clock_unspent():
     without an increment, it settled near 2.5 s, and tuong ended such games
     with 2.8 s unused (Fairy-Stockfish 0.8 s)."""
     left = 10_000
-    for move in range(150):
+    for _move in range(150):
         soft, hard = budget(left, 100, None, 30)
         left -= int(0.65 * soft) + 10
         left += 100

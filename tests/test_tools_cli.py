@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
-GAME = f"""[Event "t"]
+GAME = """[Event "t"]
 [Result "1/2-1/2"]
 [Termination "repetition"]
 
@@ -108,8 +108,9 @@ def test_bad_arguments_get_one_line_and_status_2(tool, args, files):
     argv = [a.format(tmp=files) for a in args]
     # A build would take minutes: none may start, and none in the real cache.
     env = {**os.environ, "TUONG_BUILDS": str(files / "builds")}
-    proc = subprocess.run([sys.executable, "-W", "error::ResourceWarning", "-m", f"tuong.tools.{tool}",
-                           *argv], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+    proc = subprocess.run([sys.executable, "-W", "error::ResourceWarning",
+                           "-m", f"tuong.tools.{tool}", *argv],
+                          cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=30)
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     lines = proc.stderr.splitlines()

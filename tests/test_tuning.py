@@ -2,7 +2,6 @@
 EvalFile), the default weights reproducing the hand-set evaluation, the
 feature trace the tuner fits, position extraction from PGN, and the tuner
 itself (skipped without numpy/scipy)."""
-import copy
 import gzip
 import json
 import random
@@ -422,7 +421,8 @@ def test_tuner_lowers_the_training_loss(tmp_path, restore_weights, capsys):
 def test_tuner_refuses_bad_input(tmp_path, capsys):
     need_module("scipy")
     from tuong.tools.training import tune
-    (tmp_path / "p.txt").write_text("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 2 -\n")
+    (tmp_path / "p.txt").write_text(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 2 -\n")
     with pytest.raises(SystemExit) as refused:
         tune.main([str(tmp_path / "p.txt")])
     assert refused.value.code == 2

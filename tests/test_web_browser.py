@@ -174,8 +174,10 @@ def test_set_up_a_position_and_play_it_to_mate(browser):
         move = browser.execute_script("return window.tuong.lastHint.move")
         count = len(current["moves"])
         click_move(browser, move)
-        until(browser, lambda s: s["result"] or (len(s["moves"]) >= count + 2
-                                                 and not s["thinking"]), "the engine's reply")
+        until(browser,
+              lambda s, count=count: s["result"] or (len(s["moves"]) >= count + 2
+                                                     and not s["thinking"]),
+              "the engine's reply")
     final = state(browser)
     assert final["result"] and final["result"]["result"] == "1-0", final["result"]
     assert final["result"]["reason"] in text(browser, "status")

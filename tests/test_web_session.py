@@ -6,8 +6,6 @@ import base64
 import pathlib
 import sys
 
-import pytest
-
 from tuong.engine.board import Board
 from tuong.protocol.client import open_engine
 from tuong.tools.cli import default_engine
@@ -217,7 +215,7 @@ def test_analysis_streams_multipv_lines_and_stops():
                              >= {1, 2, 3}, "three analysis lines")
             info = page.last("info")
             assert info["ply"] == 0 and info["line"] and info["pv"][0] in Board().legal_moves()
-            state = await page.send(type="move", move="h2e2")
+            await page.send(type="move", move="h2e2")
             await page.until(lambda: page.last("info")["ply"] == 1, "analysis of the new position")
             await page.send(type="analyse", on=False)
             await page.until(lambda: page.session.search is None, "the analysis to stop")

@@ -140,7 +140,8 @@ def plain(records):
 
 
 def test_plain_tree_keeps_the_main_line_and_its_comments():
-    raw = plain([("h2", "e2", True, True, b""), ("h9", "g7", False, False, "好棋".encode("gb18030")),
+    raw = plain([("h2", "e2", True, True, b""),
+                 ("h9", "g7", False, False, "好棋".encode("gb18030")),
                  ("c3", "c4", True, False, b""), ("b9", "c7", False, False, b"")])
     tags, moves, _ = read_xqf(raw, "made.xqf")
     assert moves == [("h2e2", None), ("h9g7", "好棋")]

@@ -108,7 +108,8 @@ class Fairy:
     def __init__(self, binary, hash_mb):
         self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
-        self.send(f"uci\nsetoption name UCI_Variant value xiangqi\nsetoption name Hash value {hash_mb}")
+        self.send("uci\nsetoption name UCI_Variant value xiangqi\n"
+                  f"setoption name Hash value {hash_mb}")
         self.sync()
 
     def send(self, text):
@@ -142,8 +143,8 @@ class Fairy:
     def go(self, fen, limit):
         """Last info fields (depth, nodes, nps, time, mate) of `go <limit>`."""
         last = {}
-        for last in self.infos(fen, limit):
-            pass
+        for info in self.infos(fen, limit):
+            last = info
         return last
 
     def depth_nodes(self, fen, depth):
@@ -242,7 +243,8 @@ def bench_search(args):
                 info = fairy.go(fen, f"movetime {args.movetime}")
                 their_nodes += info.get("nodes", 0)
                 their_ms += max(info.get("time", args.movetime), 1)
-                line += f" | fairy-stockfish {info.get('nps', 0):10d} nps depth {info.get('depth', 0):2d}"
+                line += (f" | fairy-stockfish {info.get('nps', 0):10d} nps"
+                         f" depth {info.get('depth', 0):2d}")
             print(f"  {line}  {fen.split()[0][:30]}")
         ours_nps = ours_nodes / ours_ms * 1000
         print(f"tuong: {ours_nps:.0f} nodes/s")
@@ -255,7 +257,7 @@ def bench_search(args):
             print(f"fairy-stockfish: {their_nps:.0f} nodes/s")
             print(f"ratio (tuong / fairy-stockfish nodes per second): {ours_nps / their_nps:.1f}x")
 
-        print(f"\n== time to depth from the start position")
+        print("\n== time to depth from the start position")
         infos = []
         searcher = Searcher(args.hash)
         start = time.perf_counter()
@@ -275,10 +277,12 @@ def bench_search(args):
         for depth in (4, 5, 6):
             nodes = Searcher(args.hash).search(Board(), depth=depth).nodes
             book = BOOK_NODES.get(depth)
-            versus = f"   book's alpha-beta: {book:>10,}  ({book / nodes:.0f}x fewer)" if book else ""
+            versus = f"   book's alpha-beta: {book:>10,}  ({book / nodes:.0f}x fewer)" \
+                if book else ""
             line = f"  depth {depth}: tuong {nodes:>10,}{versus}"
             if fairy:
-                line += f"   fairy-stockfish {fairy.go(START_FEN, f'depth {depth}').get('nodes', 0):>8,}"
+                fairy_nodes = fairy.go(START_FEN, f"depth {depth}").get("nodes", 0)
+                line += f"   fairy-stockfish {fairy_nodes:>8,}"
             print(line)
     finally:
         if fairy:
@@ -435,12 +439,14 @@ def measure_latency(command, setup, rounds):
 
 def bench_latency(args):
     def show(name, ready, stop):
-        print(f"  {name:16s} isready median {statistics.median(ready):6.2f} ms  max {max(ready):6.2f} ms"
-              f" | stop median {statistics.median(stop):6.2f} ms  max {max(stop):6.2f} ms")
+        print(f"  {name:16s} isready median {statistics.median(ready):6.2f} ms"
+              f"  max {max(ready):6.2f} ms | stop median {statistics.median(stop):6.2f} ms"
+              f"  max {max(stop):6.2f} ms")
         return statistics.median(stop)
 
     print(f"== answers during go infinite, {args.rounds} rounds each")
-    ours = show("tuong", *measure_latency([sys.executable, "-m", "tuong.protocol"], [], args.rounds))
+    ours = show("tuong",
+                *measure_latency([sys.executable, "-m", "tuong.protocol"], [], args.rounds))
     fairy = find_fairy(args.fairy)
     if fairy:
         theirs = show("fairy-stockfish", *measure_latency(

@@ -17,7 +17,8 @@ MAX_DEPTH = 100           # far beyond any perft that could finish
 def main(argv=None):
     parser = ArgumentParser(prog="tuong-perft", description=__doc__.splitlines()[0])
     parser.add_argument("position", nargs="+", help="FEN (or 'startpos') followed by the depth")
-    parser.add_argument("--divide", action="store_true", help="print the count below each root move")
+    parser.add_argument("--divide", action="store_true",
+                        help="print the count below each root move")
     args = parser.parse_args(argv)
     *fen_parts, depth_text = args.position
     depth = int(depth_text) if depth_text.isdecimal() and len(depth_text) <= 3 else -1

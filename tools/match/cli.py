@@ -443,12 +443,12 @@ def _play(config, log_file, pgn_file, stream):
     try:
         pool = make_pool(config, log_file, stream)
         pool.start(specs)
-        for done, (job, game) in enumerate(pool.games(), done + 1):
+        for played, (job, game) in enumerate(pool.games(), done + 1):
             if pgn_file:
                 pgn_file.write(pgn.format_game(game, job.number, config.event))
                 pgn_file.flush()
             stats.add(job, game)
-            progress.update(done, job, game)
+            progress.update(played, job, game)
             if config.sprt:
                 decision = config.sprt.decision(stats.sprt_llr())
                 if decision:

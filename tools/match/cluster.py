@@ -448,7 +448,7 @@ class ClusterPool:
                 kind, key, payload = self.results.get(timeout=0.5)
             except queue.Empty:
                 if self.client.status not in ("running", "newly-created"):
-                    raise self._lost()
+                    raise self._lost() from None
                 continue
             entry = self.futures.pop(key, None)
             if entry is None:

@@ -102,8 +102,10 @@ def bench_overhead(args):
     per_game, cpu_per_game = elapsed / done, scheduler_cpu / done
     latencies.sort()
     print(f"after: {_load()}")
-    print(f"one game at a time, submit -> result: median {1000 * statistics.median(latencies):.1f} ms, "
-          f"90% under {1000 * latencies[int(0.9 * len(latencies))]:.1f} ms ({len(latencies)} games)")
+    print("one game at a time, submit -> result: "
+          f"median {1000 * statistics.median(latencies):.1f} ms, "
+          f"90% under {1000 * latencies[int(0.9 * len(latencies))]:.1f} ms "
+          f"({len(latencies)} games)")
     print(f"{done} games queued at once: {elapsed:.2f} s, {done / elapsed:.0f} games/s, "
           f"{1000 * per_game:.2f} ms per game (wall, everything on this machine)")
     print(f"the scheduler's CPU: {1000 * cpu_per_game:.2f} ms per game" +
@@ -151,8 +153,8 @@ def bench_match(args):
         for run in range(args.repeat):
             for mode, extra in modes.items():
                 out = Path(tmp) / f"{mode}-{run}.pgn"
-                argv = [sys.executable, "-m", "tuong.tools.match.cli", *options, "-games", str(args.games),
-                        *extra, "-pgnout", str(out)]
+                argv = [sys.executable, "-m", "tuong.tools.match.cli", *options,
+                        "-games", str(args.games), *extra, "-pgnout", str(out)]
                 load = _load()
                 start, cpu = time.perf_counter(), _children_cpu()
                 proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)

@@ -85,7 +85,7 @@ def write(lines, names):
             text = " ".join(f"{n // 2 + 1}. {m}" if n % 2 == 0 else m for n, m in enumerate(moves))
             f.write(f"{text} *\n\n")
     with open(DATA / "openings.epd", "w", encoding="utf-8") as f:
-        for i, (moves, fen, score) in enumerate(lines, 1):
+        for i, (moves, fen, _score) in enumerate(lines, 1):
             board, side = fen.split()[:2]
             f.write(f'{board} {side} - - id "tuong opening {i}"; c0 "{" ".join(moves)}";\n')
 

@@ -237,8 +237,9 @@ class Referee:
         except EngineProtocolError as e:
             return self._forfeit(side, "protocol error", f"{name}'s engine answered garbage: {e}")
         if allowance is not None and result.elapsed > allowance:
-            return self._forfeit(side, "time forfeit", f"{name} loses on time "
-                                 f"({result.elapsed:.3f} s for {allowance - player.tc.margin:.3f} s)")
+            return self._forfeit(side, "time forfeit",
+                                 f"{name} loses on time ({result.elapsed:.3f} s "
+                                 f"for {allowance - player.tc.margin:.3f} s)")
         if player.tc.base is not None:
             self.clocks[side] += player.tc.inc - result.elapsed
         if result.resigned:
@@ -251,7 +252,8 @@ class Referee:
         if result.move is None:
             return self._forfeit(side, "illegal move", f"{name} says it has no move")
         if result.move not in self.board.legal_moves():
-            return self._forfeit(side, "illegal move", f"{name} makes an illegal move: {result.move}")
+            return self._forfeit(side, "illegal move",
+                                 f"{name} makes an illegal move: {result.move}")
         info = result.info
         self.scores[side].append(_mover_score(info))
         self._push(result.move)

@@ -44,7 +44,8 @@ LOG_HEADER = """\
 
 
 def cache_dir():
-    return pathlib.Path(os.environ.get("TUONG_BUILDS", pathlib.Path.home() / ".cache" / "tuong-builds"))
+    return pathlib.Path(os.environ.get("TUONG_BUILDS",
+                                       pathlib.Path.home() / ".cache" / "tuong-builds"))
 
 
 def _git(*args):
@@ -172,7 +173,8 @@ def match_argv(args, test_dir, base_dir):
 def main(argv=None):
     parser = ArgumentParser(prog="tuong-sprt", description=__doc__.split("\n\n")[0])
     parser.add_argument("--change", required=True, help="what the test build changes")
-    parser.add_argument("--test", default=".", help="revision under test (default: the working tree)")
+    parser.add_argument("--test", default=".",
+                        help="revision under test (default: the working tree)")
     parser.add_argument("--base", default="main", help="revision to beat (default: main)")
     parser.add_argument("--tc", type=_time_control, default="4+0.04",
                         help="time control (default 4+0.04)")

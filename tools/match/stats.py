@@ -141,7 +141,8 @@ def _crosstable(config, stats):
         rows.append((points / games if games else 0, i, points, games, draws))
     rows.sort(reverse=True)
     width = max(len(n) for n in names)
-    header = f"{'Rank':<5}{'Name':<{width + 2}}{'Elo':>7}{'+/-':>7}{'Games':>7}{'Score':>8}{'Draw':>7}  "
+    header = (f"{'Rank':<5}{'Name':<{width + 2}}{'Elo':>7}{'+/-':>7}{'Games':>7}{'Score':>8}"
+              f"{'Draw':>7}  ")
     header += " ".join(f"{n[:8]:>8}" for n in names)
     out = [header]
     for rank, (_, i, points, games, draws) in enumerate(rows, 1):

@@ -72,7 +72,8 @@ class Problem:
 
 # Characters that Xiangqi records are full of, in simplified and traditional
 # forms: they tell a GB file from a Big5 one (both decode without error).
-_RECORD_CHARS = set("炮砲马馬车車兵卒进進退平帅帥将將仕士相象一二三四五六七八九前后後红紅黑胜勝负負和")
+_RECORD_CHARS = set("炮砲马馬车車兵卒进進退平帅帥将將仕士相象"
+                    "一二三四五六七八九前后後红紅黑胜勝负負和")
 
 
 def decode(data: bytes) -> str:

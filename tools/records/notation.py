@@ -236,7 +236,8 @@ def _read_wxf(text):
         letter, where = letter2, sign
     kind = _WXF_INPUT[letter]
     if where in "+-":
-        return kind, ("tandem", "front" if where == "+" else "rear", None, None), direction, int(amount)
+        return (kind, ("tandem", "front" if where == "+" else "rear", None, None), direction,
+                int(amount))
     return kind, ("file", int(where)), direction, int(amount)
 
 

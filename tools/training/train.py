@@ -256,7 +256,6 @@ def train(model, train_data, valid_data, scale, epochs, batch, lr, rng, log=prin
           progress=True):
     """Adam on mini-batches, the learning rate cut by 3 for the last third;
     returns [(epoch, train loss, validation loss)]."""
-    import numpy as np
     opt = Adam(model.params(), lr)
     history = []
     for epoch in range(1, epochs + 1):

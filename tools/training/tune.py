@@ -226,7 +226,8 @@ def tune(args, out=print):
     fit_clock = time.monotonic()
     result = minimize(problem, np.zeros(len(problem.free)), jac=True, method="L-BFGS-B",
                       bounds=problem.bounds(), callback=report,
-                      options={"maxiter": args.iterations, "maxcor": 20, "ftol": 1e-12, "gtol": 1e-9})
+                      options={"maxiter": args.iterations, "maxcor": 20, "ftol": 1e-12,
+                               "gtol": 1e-9})
     fitted = problem.weights(result.x)
     if args.anchor:
         # Only K times the evaluation matters to the loss; the search's
