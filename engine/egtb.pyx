@@ -35,9 +35,10 @@
 from libc.stdint cimport uint8_t, int64_t
 from libc.stdlib cimport free, calloc
 from libc.string cimport memset
+from tuong.engine.position cimport KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN
 from tuong.engine.egtblayout cimport (
-    Spec, Pos, KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN, MAXP, DRAW, INVALID,
-    encode, decode, flipped_square, init_spec, fold, unfold, folded_size)
+    Spec, Pos, MAXP, DRAW, INVALID, encode, decode, flipped_square, init_spec, fold, unfold,
+    folded_size)
 
 import threading
 

@@ -5,14 +5,10 @@
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memset
 
+# The piece types are the engine's (K A E H R C P = 0..6).
+from tuong.engine.position cimport KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN
+
 cdef enum:
-    KING = 0
-    ADVISOR = 1
-    ELEPHANT = 2
-    HORSE = 3
-    ROOK = 4
-    CANNON = 5
-    PAWN = 6
     MAXP = 12            # pieces in a table at most
     MAXG = 12
     DRAW = 0
