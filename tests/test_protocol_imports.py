@@ -184,3 +184,14 @@ def test_importing_the_weights_format_imports_no_core():
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == \
         "['tuong.engine.files', 'tuong.engine.report', 'tuong.engine.weights']"
+
+
+def test_every_package_folder_is_installed():
+    """pyproject.toml lists the packages by name: a new folder left out of the
+    list would be missing from a wheel (an editable install hides it)."""
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    listed = set(config["tool"]["setuptools"]["packages"])
+    folders = {"tuong." + ".".join(path.parent.relative_to(ROOT).parts)
+               for package in HOUSE for path in (ROOT / package).rglob("__init__.py")}
+    assert folders == listed, (sorted(folders - listed), sorted(listed - folders))
