@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from tuong.engine import levels
 from tuong.engine.games import GAMES
 from tuong.protocol.text import quote
 
@@ -166,6 +167,14 @@ def engine_options(session):
         Option("EvalFile", "string", DEFAULT_EVAL_FILE, ucci="evalfile",
                on_change=lambda path: session.set_eval_file(path),
                refused_while_searching=True),
+        # Playing strength below the full (engine/levels.py): off by default,
+        # and then the search is the full one. UCI_LimitStrength with UCI_Elo
+        # as Stockfish's; Skill Level 0-19 maps onto the same scale (20: full
+        # strength), and UCI_LimitStrength takes precedence over it.
+        Option("UCI_LimitStrength", "check", False, ucci="limitstrength"),
+        Option("UCI_Elo", "spin", levels.DEFAULT_ELO, levels.MIN_ELO, levels.MAX_ELO,
+               ucci="elo"),
+        Option("Skill Level", "spin", levels.MAX_SKILL, 0, levels.MAX_SKILL, ucci="skilllevel"),
         # Number of principal variations searched and reported (UCI only).
         Option("MultiPV", "spin", 1, 1, 10),
         # Milliseconds a move costs outside the search; timeman keeps it in reserve.

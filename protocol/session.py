@@ -73,7 +73,7 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
-from tuong.engine import evalfile
+from tuong.engine import evalfile, levels
 from tuong.engine.games import GAMES
 from tuong.protocol import ucci, uci, xboard
 from tuong.protocol.book import DEFAULT_PATH as DEFAULT_BOOK_PATH
@@ -143,6 +143,9 @@ class Session:
         self._result = None             # finished result, held back
         self._on_done = None            # None once delivered (or discarded)
         self._after_done = []           # e.g. xboard pongs owed after our move
+        # A weakened search's move waits on this for the time a player of its
+        # level would take; stop_search sets it.
+        self._patience = threading.Event()
 
     # -- the searcher --------------------------------------------------------
     @property
@@ -284,6 +287,12 @@ class Session:
             for key in ("soft_ms", "hard_ms"):
                 if limits.get(key):
                     limits[key] = max(1, limits[key] - spent)
+        level = self.strength() if self.game == "xiangqi" and not over and table is None \
+            else None
+        if level is not None:
+            limits["multipv"] = max(limits.get("multipv") or 1, level.candidates)
+            limits["nodes"] = min(limits["nodes"], level.search_nodes) if limits.get("nodes") \
+                else level.search_nodes
         if not over and table is None:
             try:
                 self.searcher.prepare(board, **limits)
@@ -306,6 +315,8 @@ class Session:
             if table is not None:          # a won or lost table position: the table's move
                 guarded_info(table[0])
                 return table[1]
+            if level is not None:
+                return self._weakened(board, level, limits, hold, guarded_info)
             return self.searcher.run(on_info=guarded_info)
 
         def fallback():
@@ -313,7 +324,45 @@ class Session:
             moves = board.legal_moves()
             return UnsearchedResult(best=moves[0] if moves else None, mate=None if moves else 0)
 
+        self._patience = threading.Event()
         self._start_worker(search, fallback, on_done, hold, bounded)
+
+    # -- playing strength ------------------------------------------------------
+    def strength(self):
+        """The engine.levels.Level in force, or None at full strength."""
+        if self.options["UCI_LimitStrength"]:
+            return levels.level_for_elo(self.options["UCI_Elo"])
+        elo = levels.elo_for_skill(self.options["Skill Level"])
+        return None if elo is None else levels.level_for_elo(elo)
+
+    def _weakened(self, board, level, limits, hold, on_info):
+        """Run the prepared (MultiPV, node-limited) search and play the move
+        a player of `level` chooses among its lines, after the time such a
+        player takes when there is a clock (not when pondering or analysing).
+        On the worker thread."""
+        from tuong.engine.search import SearchResult
+        started = time.monotonic()
+        lines = levels.Lines()
+
+        def report(info):
+            lines(info)
+            on_info(info)
+
+        result = self.searcher.run(on_info=report)
+        candidates = levels.complete(lines, result.depth, self.searcher, board, level) \
+            if result.best is not None else []
+        if not candidates:
+            return result
+        line = levels.choose(candidates, level, self.rng, board.fen())
+        if not hold:
+            wait = levels.think_ms(level, limits.get("soft_ms") or limits.get("hard_ms"),
+                                   self.rng) / 1000 - (time.monotonic() - started)
+            if wait > 0:
+                self._patience.wait(wait)
+        pv = list(line.pv)
+        return SearchResult(best=pv[0], ponder=pv[1] if len(pv) > 1 else None,
+                            score=line.score, mate=line.mate, depth=line.depth,
+                            nodes=result.nodes, pv=pv)
 
     def _prepare_tables(self, board, hold, limits):
         """Install the tables this search can use, waiting for their reading
@@ -409,6 +458,7 @@ class Session:
             # The search was prepared before its thread started, so one stop
             # reaches it whenever it comes.
             self.searcher.stop()
+            self._patience.set()
             thread.join()
         self._thread = None
 

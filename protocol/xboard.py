@@ -25,7 +25,9 @@ FEATURES = ('feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 s
             'option="Hash -spin 16 1 4096" option="Move Overhead -spin 30 0 5000" '
             'option="Clear Hash -button" option="Repetition -combo *asian /// check-only" '
             'option="EvalFile -file <default>" option="OwnBook -check 0" '
-            'option="BookFile -file <default>" option="BookDepth -spin 20 0 1000" done=1')
+            'option="BookFile -file <default>" option="BookDepth -spin 20 0 1000" '
+            'option="UCI_LimitStrength -check 0" option="UCI_Elo -spin 1500 800 2400" '
+            'option="Skill Level -spin 20 0 20" done=1')
 
 # Commands we accept and have nothing to do for (no pondering, no ICS; our
 # book is the OwnBook option: `bk`, a GUI's book hint, is ignored). Not

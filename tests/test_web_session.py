@@ -91,6 +91,35 @@ def test_play_hint_undo_against_the_engine():
     run(body())
 
 
+def test_a_named_level_plays_the_game_and_the_pgn_records_it():
+    """A level with an Elo sets the engine's UCI_LimitStrength and UCI_Elo
+    for its moves in the game; the exported PGN names the engine with its
+    level and carries its Elo; a bad Elo is refused and changes nothing."""
+    async def body():
+        async with Page() as page:
+            await page.send(type="new", fen=START.replace(" 0 1", " 0 30"))
+            before = page.session.state()["mode"]
+            for elo in (799, 2401, "1600", True):
+                await page.session.handle({"type": "mode", "engine": "b",
+                                           "level": {"kind": "nodes", "value": 2000, "elo": elo}})
+                assert page.sent[-1]["type"] == "error", elo
+            assert page.session.state()["mode"] == before
+            state = await page.send(type="mode", engine="b",
+                                    level={"kind": "nodes", "value": 2000, "elo": 1200})
+            assert state["mode"]["level"]["elo"] == 1200
+            await page.send(type="move", move="h2e2")
+            state = await page.engine_moved()
+            assert len(state["moves"]) == 2
+            assert page.session._set.get("UCI_LimitStrength") is True
+            assert page.session._set.get("UCI_Elo") == 1200
+            hint = await page.ask("hint", type="hint")            # hints: full strength
+            assert hint["type"] == "hint"
+            exported = await page.send(type="export")
+            assert '[Black "tuong (level 1200)"]' in exported["text"], exported["text"][:400]
+            assert '[BlackElo "1200"]' in exported["text"]
+    run(body())
+
+
 def test_hint_without_a_known_line_searches():
     async def body():
         async with Page() as page:

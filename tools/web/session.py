@@ -23,6 +23,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
+from tuong.engine import levels
 from tuong.engine.games import GAMES
 from tuong.engine.rows import parse_rows
 from tuong.protocol.client import EngineError, Limit, UnsupportedError
@@ -49,11 +50,14 @@ class Refused(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class Level:
-    """How hard the engine plays: nodes, depth, movetime or a clock."""
+    """How hard the engine plays: nodes, depth, movetime or a clock; and,
+    in a game, its strength (`elo`: UCI_LimitStrength with UCI_Elo, None
+    for full strength; engine/levels.py)."""
     kind: str = "nodes"
     value: float = 20000
     base: float = 0.0
     inc: float = 0.0
+    elo: Optional[int] = None
 
     RANGES = {"nodes": (1, 100_000_000), "depth": (1, 64), "movetime": (0.05, 600)}
 
@@ -64,20 +68,23 @@ class Level:
         kind = data.get("kind")
         if not isinstance(kind, str):
             raise Refused("level kind must be nodes, depth, movetime or clock")
+        elo = data.get("elo")
+        if elo is not None:
+            elo = int(_number(elo, "elo", levels.MIN_ELO, levels.MAX_ELO))
         if kind == "clock":
             base, inc = _number(data.get("base"), "base", 1, 36000), \
                 _number(data.get("inc", 0), "inc", 0, 600)
-            return cls("clock", 0, base, inc)
+            return cls("clock", 0, base, inc, elo)
         if kind not in cls.RANGES:
             raise Refused("level kind must be nodes, depth, movetime or clock")
         low, high = cls.RANGES[kind]
         value = _number(data.get("value"), kind, low, high)
-        return cls(kind, int(value) if kind != "movetime" else value)
+        return cls(kind, int(value) if kind != "movetime" else value, elo=elo)
 
     def as_dict(self):
         if self.kind == "clock":
-            return {"kind": "clock", "base": self.base, "inc": self.inc}
-        return {"kind": self.kind, "value": self.value}
+            return {"kind": "clock", "base": self.base, "inc": self.inc, "elo": self.elo}
+        return {"kind": self.kind, "value": self.value, "elo": self.elo}
 
 
 def _number(value, name, low, high):
@@ -404,7 +411,13 @@ class Session:
             if stale():
                 return None
             engine = self._ensure_engine()
-            wanted = {"MultiPV": multipv, "OwnBook": kind == "move"}
+            # The level's strength plays the game; hints, analysis and
+            # annotation are the engine's full strength.
+            elo = self.level.elo if kind == "move" else None
+            wanted = {"MultiPV": multipv, "OwnBook": kind == "move",
+                      "UCI_LimitStrength": elo is not None}
+            if elo is not None:
+                wanted["UCI_Elo"] = elo
             changes = {name: value for name, value in wanted.items()
                        if name.lower() in engine.options and self._set.get(name) != value}
             if changes:
@@ -775,10 +788,14 @@ class Session:
         if self.variant != "xiangqi":
             self.emit({"type": "pgn", "name": f"{self.variant}.txt", "text": self._small_record()})
             return
+        engine = self.engine_name if self.level.elo is None else \
+            f"{self.engine_name} (level {self.level.elo})"
         tags = {"Event": "tuong-web game", "Site": "tuong-web",
                 "Date": time.strftime("%Y.%m.%d"),
-                "White": self.engine_name if self.engine_side == "w" else "Player",
-                "Black": self.engine_name if self.engine_side == "b" else "Player"}
+                "White": engine if self.engine_side == "w" else "Player",
+                "Black": engine if self.engine_side == "b" else "Player"}
+        if self.engine_side in ("w", "b") and self.level.elo is not None:
+            tags["WhiteElo" if self.engine_side == "w" else "BlackElo"] = str(self.level.elo)
         if self.start_fen != GAMES["xiangqi"]().fen():
             tags.update({"SetUp": "1", "FEN": self.start_fen})
         if self.result:

@@ -1219,6 +1219,7 @@ function setModeControls(mode) {
   } else if (level.value !== undefined) {
     $('#level-value').value = String(level.value);
   }
+  $('#level-strength').value = level.elo ? String(level.elo) : '';
   showLevelKind();
   markModeDirty();
 }
@@ -1233,12 +1234,13 @@ function levelFromControls() {
   const kind = $('#level-kind').value;
   const value = parseFloat($('#level-value').value);
   const number = Number.isFinite(value) && value > 0 ? value : LEVEL_DEFAULTS[kind];
+  const elo = $('#level-strength').value ? Number($('#level-strength').value) : null;
   if (kind === 'clock') {
     const inc = parseFloat($('#level-inc').value);
-    return { kind, base: Math.round(number * 60), inc: Number.isFinite(inc) && inc > 0 ? inc : 0 };
+    return { kind, base: Math.round(number * 60), inc: Number.isFinite(inc) && inc > 0 ? inc : 0, elo };
   }
-  if (kind === 'movetime') return { kind, value: number };
-  return { kind, value: Math.round(number) };
+  if (kind === 'movetime') return { kind, value: number, elo };
+  return { kind, value: Math.round(number), elo };
 }
 
 function modeFromControls() {
@@ -1251,6 +1253,7 @@ function markModeDirty() {
   if (!st || !st.mode) return;
   const wanted = modeFromControls(), mode = st.mode, level = mode.level || {};
   const same = (wanted.engine || null) === (mode.engine || null) && wanted.level.kind === level.kind &&
+    (wanted.level.elo || null) === (level.elo || null) &&
     (wanted.level.kind === 'clock'
       ? wanted.level.base === level.base && wanted.level.inc === (level.inc || 0)
       : wanted.level.value === level.value);
@@ -1320,7 +1323,7 @@ function wireControls() {
     showLevelKind();
     markModeDirty();
   });
-  for (const id of ['#engine-side', '#level-value', '#level-inc']) {
+  for (const id of ['#engine-side', '#level-value', '#level-inc', '#level-strength']) {
     on(id, 'input', markModeDirty);
     on(id, 'change', markModeDirty);
   }
