@@ -14,7 +14,7 @@ makes it move now.
 """
 import re
 
-from tuong.engine import timeman
+from tuong.engine import levels, timeman
 from tuong.protocol.text import clip, quote
 
 MOVE = re.compile(r"^[a-i][0-9][a-i][0-9]$")
@@ -26,7 +26,8 @@ FEATURES = ('feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 s
             'option="Clear Hash -button" option="Repetition -combo *asian /// check-only" '
             'option="EvalFile -file <default>" option="OwnBook -check 0" '
             'option="BookFile -file <default>" option="BookDepth -spin 20 0 1000" '
-            'option="UCI_LimitStrength -check 0" option="UCI_Elo -spin 1500 800 2400" '
+            'option="UCI_LimitStrength -check 0" '
+            f'option="UCI_Elo -spin {levels.DEFAULT_ELO} {levels.MIN_ELO} {levels.MAX_ELO}" '
             'option="Skill Level -spin 20 0 20" done=1')
 
 # Commands we accept and have nothing to do for (no pondering, no ICS; our

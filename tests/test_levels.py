@@ -129,7 +129,8 @@ def test_uci_offers_the_options_and_refuses_bad_values(engine):
     assert f"option name UCI_Elo type spin default {levels.DEFAULT_ELO} " \
            f"min {levels.MIN_ELO} max {levels.MAX_ELO}" in before
     assert "option name Skill Level type spin default 20 min 0 max 20" in before
-    process.error_for("setoption name UCI_Elo value 5000", "UCI_Elo", "800..2400")
+    process.error_for("setoption name UCI_Elo value 5000", "UCI_Elo",
+                      f"{levels.MIN_ELO}..{levels.MAX_ELO}")
     process.error_for("setoption name Skill Level value -1", "Skill Level")
     process.error_for("setoption name UCI_LimitStrength value maybe", "true or false")
 
@@ -137,7 +138,7 @@ def test_uci_offers_the_options_and_refuses_bad_values(engine):
 def test_ucci_and_xboard_offer_them_too(engine):
     process = engine("ucci")
     assert "option limitstrength type check default false" in process.before
-    assert "option elo type spin min 800 max 2400" in process.before
+    assert f"option elo type spin min 800 max {levels.MAX_ELO}" in process.before
     process.send("setoption limitstrength true")
     process.send("setoption elo 1000")
     process.send("position startpos")
@@ -147,7 +148,7 @@ def test_ucci_and_xboard_offer_them_too(engine):
     xboard.send("xboard")
     xboard.send("protover 2")
     xboard.expect("done=1")
-    assert 'option="UCI_Elo -spin 1500 800 2400"' in xboard.before
+    assert f'option="UCI_Elo -spin 1500 800 {levels.MAX_ELO}"' in xboard.before
     xboard.send("option UCI_LimitStrength=1")
     xboard.send("option UCI_Elo=1200")
     xboard.send("new")

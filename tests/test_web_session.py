@@ -99,7 +99,7 @@ def test_a_named_level_plays_the_game_and_the_pgn_records_it():
         async with Page() as page:
             await page.send(type="new", fen=START.replace(" 0 1", " 0 30"))
             before = page.session.state()["mode"]
-            for elo in (799, 2401, "1600", True):
+            for elo in (799, 2751, "1600", True):
                 await page.session.handle({"type": "mode", "engine": "b",
                                            "level": {"kind": "nodes", "value": 2000, "elo": elo}})
                 assert page.sent[-1]["type"] == "error", elo
