@@ -90,6 +90,12 @@ CASES = [
     ("book", ["probe", "--book", "{tmp}/missing.book"]),
     ("book", ["probe", "--moves", "z9z9"]),
     ("book", ["probe", "rnbakabnr/9/9 w"]),
+    ("web", ["--port", "99999"]),
+    ("web", ["--max-sessions", "0"]),
+    ("web", ["--idle-timeout", "-1"]),
+    ("web", ["--protocol", "xboard"]),
+    ("levels", ["errors", "--elos", "700"]),
+    ("levels", ["errors", "--positions", "0"]),
 ]
 
 

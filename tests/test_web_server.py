@@ -108,10 +108,13 @@ def test_hostile_messages_get_errors_and_the_session_goes_on(server):
                          json.dumps({"type": "new", "fen": "9/9/9 w"}),
                          json.dumps({"type": "goto", "ply": -1}),
                          json.dumps({"type": "move", "move": {"$gt": 1}}),
-                         "{" * 10000]:
+                         "{" * 10000, "[" * 100_000]:
                 await ws.send(text)
                 assert (await receive(ws, "error"))["message"]
-            await ws.send(b"\x00\x01binary")        # a binary frame ends the session cleanly
+            await ws.send(b"\x00\x01binary")        # a binary frame: an error, and on
+            assert (await receive(ws, "error"))["message"] == "text frames only"
+            await ws.send(json.dumps({"type": "mode", "engine": None}))
+            await receive(ws, "state")
         async with connect(server.ws) as ws:
             await receive(ws, "state")
             await ws.send(json.dumps({"type": "mode", "engine": None}))

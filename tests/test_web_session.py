@@ -120,6 +120,20 @@ def test_a_named_level_plays_the_game_and_the_pgn_records_it():
     run(body())
 
 
+def test_dodgem_names_its_winner():
+    """Black moves first in Dodgem: its last car leaving the board is Black's win."""
+    async def body():
+        async with Page() as page:
+            await page.send(type="new", variant="dodgem", fen="2B/3/W1W b")
+            await page.send(type="mode", engine=None)
+            state = await page.send(type="move", move="c3d3")
+            assert "Black wins" in str(state.get("result")), state.get("result")
+            await page.send(type="new", variant="dodgem", fen="W2/3/2B w")
+            state = await page.send(type="move", move="a3a4")
+            assert "White wins" in str(state.get("result")), state.get("result")
+    run(body())
+
+
 def test_hint_without_a_known_line_searches():
     async def body():
         async with Page() as page:

@@ -16,7 +16,6 @@ warns); a WebSocket whose Origin is not this server's is refused (another
 site open in the same browser cannot drive it); messages are limited in size
 and validated; at most --max-sessions pages at once.
 """
-import argparse
 import asyncio
 import contextlib
 import ipaddress
@@ -26,10 +25,11 @@ import shlex
 import socket
 import sys
 import threading
+import traceback
 import webbrowser
 from urllib.parse import urlsplit
 
-from tuong.tools.cli import default_engine
+from tuong.tools.cli import ArgumentParser, default_engine, integer, real
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_MESSAGE = 4 * 1024 * 1024          # bytes of one WebSocket frame (an uploaded file)
@@ -151,17 +151,26 @@ class Server:
                     await asyncio.sleep(0.1)
                     await ws.close(code=1000, reason="idle")
                     break
+                except KeyError:            # starlette: a binary frame has no text
+                    emit({"type": "error", "message": "text frames only"})
+                    continue
                 if len(text) > MAX_MESSAGE:
                     emit({"type": "error", "message": "message too large"})
                     continue
                 try:
                     message = json.loads(text)
-                except ValueError:
-                    emit({"type": "error", "message": "not JSON"})
+                except (ValueError, RecursionError):
+                    emit({"type": "error", "message": "not JSON (or nested too deeply)"})
                     continue
-                await session.handle(message)
-        except (WebSocketDisconnect, RuntimeError, KeyError, asyncio.CancelledError):
-            pass                            # the page went away, sent a non-text frame, or lagged
+                try:
+                    await session.handle(message)
+                except Exception as error:  # a fault of ours: said, logged, and the page goes on
+                    traceback.print_exc(file=sys.stderr)
+                    emit({"type": "error", "message": f"internal error: {error!r}"})
+        except (WebSocketDisconnect, asyncio.CancelledError):
+            pass                            # the page went away, or lagged and was let go
+        except RuntimeError as error:       # starlette: the socket is no longer connected
+            print(f"tuong-web: a page's connection ended: {error}", file=sys.stderr)
         finally:
             sending.cancel()
             self.sessions.discard(session)
@@ -203,16 +212,17 @@ def _loopback(host):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tuong-web", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="tuong-web", description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+    parser.add_argument("--port", type=integer(0, 65535), default=0,
+                        help="port (default: a free one)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--engine", help="engine command (default: tuong)")
     parser.add_argument("--protocol", choices=("uci", "ucci"), default="uci")
-    parser.add_argument("--max-sessions", type=int, default=8,
+    parser.add_argument("--max-sessions", type=integer(1), default=8,
                         help="pages (and engines) at once (default 8)")
-    parser.add_argument("--idle-timeout", type=float, default=3600.0,
+    parser.add_argument("--idle-timeout", type=real(0, strict=True), default=3600.0,
                         help="seconds without a message before a page is closed (default 3600)")
     args = parser.parse_args(argv)
     try:
@@ -221,8 +231,6 @@ def main(argv=None):
     except ImportError:
         parser.error("tuong-web needs the web extra: pip install 'tuong[web]' "
                      "(or pip install '.[web]' in a clone)")
-    if args.max_sessions < 1 or args.idle_timeout <= 0 or not 0 <= args.port <= 65535:
-        parser.error("--max-sessions and --idle-timeout must be positive, --port 0-65535")
     engine = shlex.split(args.engine) if args.engine else default_engine()
     server = Server(engine, args.protocol, args.max_sessions, args.idle_timeout, args.host)
     if not _loopback(args.host):

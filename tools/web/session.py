@@ -206,13 +206,16 @@ class Session:
         outcome = board.outcome()
         if outcome is None:
             return None
-        first, second = SIDE_NAMES[self.variant]
         mover_first = board.turn == GAMES[self.variant]().turn
         if outcome == 0:
             return {"result": "1/2-1/2", "termination": "game over", "reason": "Draw"}
         first_wins = (outcome > 0) == mover_first
+        # SIDE_NAMES is by FEN side (w, b), not by who moves first: in Dodgem
+        # Black ('b') moves first.
+        winner = board.turn if outcome > 0 else ("b" if board.turn == "w" else "w")
+        name = SIDE_NAMES[self.variant][0 if winner == "w" else 1]
         return {"result": _result_for(first_wins), "termination": "game over",
-                "reason": f"{first if first_wins else second} wins"}
+                "reason": f"{name} wins"}
 
     def _replace_texts(self):
         """Rewrite move texts and commentary in the current notation and language."""
