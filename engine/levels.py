@@ -140,7 +140,7 @@ def choose(lines: Sequence[SearchInfo], level: Level, rng: random.Random,
     squares = xiangqi_squares(fen.split()[0]) if fen and level.greed else None
     weighted = []
     for line in lines:
-        score = line_score(line)
+        score: float = line_score(line)
         if best - score > level.max_loss and score < best:
             continue
         if squares is not None:

@@ -67,6 +67,17 @@ def test_check_api_type_checks(mypy_tree):
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_the_whole_house_type_checks(mypy_tree):
+    """Every module of engine/, protocol/ and tools/, with the stubs: the hints
+    inside agree with each other, not only at the public surface."""
+    tree, cache = mypy_tree
+    env = dict(os.environ, MYPYPATH=str(tree))
+    done = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache),
+                           "-p", "tuong.engine", "-p", "tuong.protocol", "-p", "tuong.tools"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
 def test_wrong_use_is_reported(mypy_tree, tmp_path):
     """The check can fail: a wrong use of the API is an error, at its line."""
     wrong = tmp_path / "wrong_use.py"

@@ -243,6 +243,29 @@ class Engine:
     def _default_notation(self):
         return "ranks0"
 
+    # -- what each dialect provides (uci.py, ucci.py, xboard.py) ----------------
+
+    def _handshake(self, deadline):
+        raise NotImplementedError
+
+    def _setoption(self, name, value):
+        raise NotImplementedError
+
+    def _sync(self):
+        """Read up to the engine's answer to a sync (isready, ping)."""
+        raise NotImplementedError
+
+    def _new_game(self):
+        raise NotImplementedError
+
+    def _prepare_search(self, position, limit):
+        """The commands up to `go`; returns the go line."""
+        raise NotImplementedError
+
+    def _search_line(self, line, elapsed):
+        """A line of a search -> Info, PlayResult or None."""
+        raise NotImplementedError
+
     def _start(self, position, limit, timeout):
         """Send a search; the Analysis that reads it. A dialect provides
         _prepare_search (commands up to `go`; returns the go line),

@@ -106,10 +106,11 @@ class _Run:
         self.last_active = time.monotonic()
 
 
-_runs, _runs_lock = {}, threading.Lock()
+_runs: dict = {}
+_runs_lock = threading.Lock()
 # Runs that end_run ended here: a task of theirs still queued is refused.
 # Bounded (oldest forgotten first): a worker lives through many runs.
-_ended = collections.OrderedDict()
+_ended: collections.OrderedDict = collections.OrderedDict()
 ENDED_MEMORY = 1024
 _thread = threading.local()             # .current = (run id, _Run, Players) of this task thread
 _reaper = None                          # the thread that ends runs whose lease ran out

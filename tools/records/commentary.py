@@ -19,6 +19,7 @@ computed on the position (tests check each kind on hand-made positions).
 Templates exist in English and Vietnamese (`lang` "en" or "vi").
 """
 import dataclasses
+from typing import Optional
 
 from tuong.engine.board import Board
 from tuong.engine.rows import xiangqi_squares
@@ -43,14 +44,14 @@ class Facts:
     text: str                       # the move in the chosen notation
     red: bool                       # the mover
     piece: str                      # K A E H R C P
-    captured: str = None
+    captured: Optional[str] = None
     check: bool = False
     no_reply: bool = False          # the opponent has no legal move: it has lost
     threats: list = dataclasses.field(default_factory=list)   # [(kind, square)]
-    mate_threat: str = None         # a move the mover threatens that leaves no reply (notation)
+    mate_threat: Optional[str] = None   # a move the mover threatens that leaves no reply
     mate_threat_check: bool = False # ... and gives check: a mate, not a stalemate
     saved: list = dataclasses.field(default_factory=list)     # [(kind, square now, moved?)]
-    verdict: dict = None            # Board.repetition_verdict() after the move
+    verdict: Optional[dict] = None  # Board.repetition_verdict() after the move
 
 
 def _pieces(fen):
