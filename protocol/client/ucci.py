@@ -34,12 +34,9 @@ class UcciEngine(UciEngine):
             return _ms(seconds)
         return str(max(0, int(seconds or 0)))    # whole seconds: never more than we have
 
-    def _go_command(self, position, limit):
-        words = ["go"]
-        if limit.depth is not None:
-            words += ["depth", str(limit.depth)]
-        if limit.nodes is not None:
-            words += ["nodes", str(limit.nodes)]
+    def _time_words(self, position, limit):
+        """UCCI counts our time and the opponent's; no movetime: one move to go."""
+        words = []
         if limit.movetime is not None:
             words += ["time", self._time(limit.movetime), "movestogo", "1"]
         elif limit.red_clock is not None or limit.black_clock is not None:
@@ -50,8 +47,4 @@ class UcciEngine(UciEngine):
                 (limit.black_inc, limit.red_inc)
             words += ["time", self._time(own), "increment", self._time(inc),
                       "opptime", self._time(opp), "oppincrement", self._time(oppinc)]
-        if limit.infinite:
-            words.append("infinite")
-        if len(words) == 1:
-            raise ValueError("a Limit needs depth, nodes, movetime, clocks or infinite")
-        return " ".join(words)
+        return words

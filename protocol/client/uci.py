@@ -71,16 +71,22 @@ class UciEngine(Engine):
             words += ["depth", str(limit.depth)]
         if limit.nodes is not None:
             words += ["nodes", str(limit.nodes)]
-        if limit.movetime is not None:
-            words += ["movetime", str(max(1, round(limit.movetime * 1000)))]
-        if limit.red_clock is not None or limit.black_clock is not None:
-            words += ["wtime", _ms(limit.red_clock), "btime", _ms(limit.black_clock),
-                      "winc", _ms(limit.red_inc), "binc", _ms(limit.black_inc)]
+        words += self._time_words(position, limit)
         if limit.infinite:
             words.append("infinite")
         if len(words) == 1:
             raise ValueError("a Limit needs depth, nodes, movetime, clocks or infinite")
         return " ".join(words)
+
+    def _time_words(self, position, limit):
+        """`go`'s time limits: movetime, or both clocks (UCCI has its own)."""
+        words = []
+        if limit.movetime is not None:
+            words += ["movetime", str(max(1, round(limit.movetime * 1000)))]
+        if limit.red_clock is not None or limit.black_clock is not None:
+            words += ["wtime", _ms(limit.red_clock), "btime", _ms(limit.black_clock),
+                      "winc", _ms(limit.red_inc), "binc", _ms(limit.black_inc)]
+        return words
 
     def _prepare_search(self, position, limit):
         go = self._go_command(position, limit)      # a bad limit fails before sending
