@@ -4,6 +4,7 @@ by drag and drop, takes back, asks a hint, sets up a position and plays it
 out to mate, imports a PGN and exports it, analyses, plays a small game, and
 survives a reload. With TUONG_SCREENSHOTS=DIR it also saves the README's
 pictures there (docs/ in the repository)."""
+import json
 import os
 import pathlib
 import re
@@ -111,11 +112,31 @@ def press(driver, key):
     ActionChains(driver).send_keys(key).perform()
 
 
+def confirm(driver, yes=True):
+    """Answer the page's question (it asks before replacing or ending a game)."""
+    driver.wait.until(lambda d: d.find_element(By.ID, "confirm").is_displayed())
+    driver.find_element(By.ID, "confirm-yes" if yes else "confirm-no").click()
+
+
+def play(driver, *moves):
+    for move in moves:
+        count = state(driver)["ply"]
+        click_move(driver, move)
+        until(driver, lambda s, count=count: s["ply"] == count + 1 and not s["thinking"],
+              f"the move {move}")
+
+
 def screenshot(driver, name):
     folder = os.environ.get("TUONG_SCREENSHOTS")
     if folder:
         pathlib.Path(folder).mkdir(parents=True, exist_ok=True)
-        driver.save_screenshot(str(pathlib.Path(folder) / name))
+        path = pathlib.Path(folder) / name
+        driver.save_screenshot(str(path))
+        try:                                          # 256 colours: a third of the bytes
+            from PIL import Image
+            Image.open(path).convert("RGB").quantize(256).save(path, optimize=True)
+        except ImportError:
+            pass
 
 
 def test_play_by_click_and_drag_take_back_and_hint(browser):
@@ -125,15 +146,16 @@ def test_play_by_click_and_drag_take_back_and_hint(browser):
     assert browser.find_elements(By.CSS_SELECTOR, ".last-move")
     drag_move(browser, "h0g2")
     until(browser, lambda s: len(s["moves"]) == 4 and not s["thinking"], "the second reply")
-    listed = browser.find_elements(By.CSS_SELECTOR, "#movelist [data-ply]")
+    listed = browser.find_elements(By.CSS_SELECTOR, "#movelist [data-node]")
     assert len(listed) == 4 and listed[0].text.strip().startswith("C2")   # WXF: C2=5 / C2.5
-    press(browser, "u")
-    until(browser, lambda s: len(s["moves"]) == 2, "the take-back")
+    press(browser, "u")                               # back two plies; the moves stay
+    until(browser, lambda s: s["ply"] == 2 and len(s["moves"]) == 4, "the take-back")
     browser.find_element(By.ID, "hint").click()
     browser.wait.until(lambda d: d.execute_script("return window.tuong.lastHint"))
     hint = browser.execute_script("return window.tuong.lastHint")
     board = Board()
-    for move in [m["move"] for m in state(browser)["moves"]]:
+    current = state(browser)
+    for move in [m["move"] for m in current["moves"][:current["ply"]]]:
         board.push(move)
     assert hint["move"] in board.legal_moves()
     assert text(browser, "hint-text")
@@ -141,7 +163,7 @@ def test_play_by_click_and_drag_take_back_and_hint(browser):
     square(browser, "h0").click()
     assert browser.find_elements(By.CSS_SELECTOR, ".hint-dot")
     square(browser, "h5").click()
-    assert len(state(browser)["moves"]) == 2
+    assert state(browser)["ply"] == 2
     screenshot(browser, "web-play.png")
 
 
@@ -180,7 +202,7 @@ def test_set_up_a_position_and_play_it_to_mate(browser):
               "the engine's reply")
     final = state(browser)
     assert final["result"] and final["result"]["result"] == "1-0", final["result"]
-    assert final["result"]["reason"] in text(browser, "status")
+    assert "Red mates" in text(browser, "status")
 
 
 def test_import_pgn_then_export_it(browser):
@@ -191,16 +213,16 @@ def test_import_pgn_then_export_it(browser):
     browser.execute_script("arguments[0].value = arguments[1]", field, pgn)
     browser.find_element(By.ID, "import-button").click()
     until(browser, lambda s: [m["move"] for m in s["moves"]] == original[0].moves, "the import")
-    assert len(browser.find_elements(By.CSS_SELECTOR, "#movelist [data-ply]")) == \
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#movelist [data-node]")) == \
         len(original[0].moves)
     browser.find_element(By.ID, "export").click()
     browser.wait.until(lambda d: d.execute_script("return window.tuong.lastPgn"))
     exported, problems = records.read_pgn(browser.execute_script("return window.tuong.lastPgn"))
     assert not problems and exported[0].moves == original[0].moves
     press(browser, "\ue012")                          # ArrowLeft: one ply back
-    until(browser, lambda s: s["cursor"] == len(s["moves"]) - 1, "a step back")
+    until(browser, lambda s: s["ply"] == len(s["moves"]) - 1, "a step back")
     press(browser, "\ue011")                          # Home
-    until(browser, lambda s: s["cursor"] == 0, "the start")
+    until(browser, lambda s: s["ply"] == 0, "the start")
 
 
 def test_analysis_lines_arrows_and_graph(browser):
@@ -217,12 +239,12 @@ def test_analysis_lines_arrows_and_graph(browser):
     browser.find_element(By.ID, "analyse").click()
     until(browser, lambda s: not s["analysing"], "the analysis to stop")
     browser.find_element(By.ID, "annotate").click()
-    until(browser, lambda s: s["moves"][0]["comment"] and s["moves"][0]["score"] is not None,
+    until(browser, lambda s: s["moves"][0]["note"] and s["moves"][0]["score"] is not None,
           "the annotation")
     points = browser.find_elements(By.CSS_SELECTOR, "#eval-graph [data-ply]")
     assert points
     points[0].click()
-    until(browser, lambda s: s["cursor"] == int(points[0].get_attribute("data-ply")),
+    until(browser, lambda s: s["ply"] == int(points[0].get_attribute("data-ply")),
           "a click on the graph")
 
 
@@ -238,4 +260,154 @@ def test_small_game_and_reload(browser):
     until(browser, lambda s: [m["move"] for m in s["moves"]] == moves, "the restored game")
     Select(browser.find_element(By.ID, "variant")).select_by_value("xiangqi")
     browser.find_element(By.ID, "new").click()
+    confirm(browser)                                  # the game had moves: asked first
     until(browser, lambda s: s["variant"] == "xiangqi", "a new Xiangqi game")
+
+
+GAME = ["h2e2", "h9g7", "i0i1", "i9h9", "h0g2", "b9c7", "b2b6", "c6c5", "b0c2", "a9b9"]
+
+
+def test_move_now_and_a_move_in_the_middle_make_variations(browser):
+    """Issue 37, faults 1 and 2: back at ply 2 of a 10-ply game, `g` gives
+    the engine's move as a variation; a different move at ply 4 is another;
+    nothing is deleted; the variations are exported, and come back from the
+    PGN as the page shows them."""
+    set_mode(browser, "")
+    play(browser, *GAME)
+    ids = [m["id"] for m in state(browser)["moves"]]
+    browser.find_element(By.CSS_SELECTOR, f'#movelist [data-node="{ids[1]}"]').click()
+    until(browser, lambda s: s["ply"] == 2, "ply 2")
+    press(browser, "g")
+    until(browser, lambda s: s["ply"] == 3 and not s["thinking"], "the engine's move")
+    nodes = browser.execute_script("return Object.fromEntries(window.tuong.nodes())")
+    assert len(nodes[str(ids[1])]["children"]) in (1, 2)   # a variation, unless it chose i0i1
+    browser.find_element(By.ID, "engine-side")
+    set_mode(browser, "")
+    browser.find_element(By.CSS_SELECTOR, f'#movelist [data-node="{ids[3]}"]').click()
+    until(browser, lambda s: s["ply"] == 4, "ply 4")
+    click_move(browser, "b0c2")
+    until(browser, lambda s: s["ply"] == 5, "the new move")
+    shown = browser.find_elements(By.CSS_SELECTOR, "#movelist .variation")
+    assert shown, "the variation is listed"
+    main = browser.execute_script(
+        "const n = Object.fromEntries(window.tuong.nodes()); let id = window.tuong.root();"
+        "const out = []; while (n[id].children.length) { id = n[id].children[0];"
+        " out.push(n[id].move); } return out;")
+    assert main == GAME                               # the main line is whole
+    screenshot(browser, "web-variations.png")
+    browser.execute_script("window.tuong.lastPgn = null")
+    browser.find_element(By.ID, "export").click()
+    browser.wait.until(lambda d: d.execute_script("return window.tuong.lastPgn"))
+    pgn = browser.execute_script("return window.tuong.lastPgn")
+    assert "(" in pgn and "moves the" not in pgn
+    exported, problems = records.read_pgn(pgn)
+    assert not problems and exported[0].moves == GAME
+    fourth = exported[0].tree.main_line()[3]
+    assert [child.move for child in fourth.children] == ["h0g2", "b0c2"]
+    # Imported back, the tree is the same.
+    before = browser.execute_script("return JSON.stringify(window.tuong.saved().nodes)")
+    field = browser.find_element(By.ID, "import-text")
+    browser.execute_script("arguments[0].value = arguments[1]", field, pgn)
+    browser.find_element(By.ID, "import-button").click()
+    confirm(browser)
+    until(browser, lambda s: s["ply"] == len(GAME), "the import")
+    after = browser.execute_script("return JSON.stringify(window.tuong.saved().nodes)")
+    assert json.loads(after) == [[p, m, c, k, None] for p, m, c, k, _ in json.loads(before)]
+
+
+def test_new_game_and_resign_ask_first_and_the_game_comes_back(browser):
+    """Fault 7: `n` and Resign ask; No keeps the game; a replaced game goes
+    to the library and can be brought back."""
+    set_mode(browser, "")
+    play(browser, "h2e2", "h9g7")
+    press(browser, "n")
+    confirm(browser, yes=False)
+    assert state(browser)["ply"] == 2
+    press(browser, "n")
+    confirm(browser)
+    until(browser, lambda s: s["ply"] == 0 and not s["moves"], "the new game")
+    browser.wait.until(lambda d: d.find_element(By.ID, "reopen").is_displayed())
+    browser.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#library-list .lib-open"))
+    browser.find_element(By.ID, "reopen").click()
+    until(browser, lambda s: [m["move"] for m in s["moves"]] == ["h2e2", "h9g7"], "the game back")
+    set_mode(browser, "b", "nodes", "300")
+    browser.find_element(By.ID, "resign").click()
+    confirm(browser, yes=False)
+    assert state(browser)["result"] is None
+    browser.find_element(By.ID, "resign").click()
+    confirm(browser)
+    until(browser, lambda s: s["result"] and s["result"]["termination"] == "resignation",
+          "the resignation")
+
+
+def test_the_interface_speaks_chinese_and_vietnamese(browser):
+    """The page in 中文 (simplified, traditional) and Tiếng Việt: its words,
+    its status, the notation that goes with the language, letter pieces in
+    the notation's letters; the choice stays after a reload."""
+    set_mode(browser, "")
+    play(browser, "h2e2", "h9g7")
+    Select(browser.find_element(By.ID, "lang")).select_by_value("zh-Hans")
+    until(browser, lambda s: s["lang"] == "zh-Hans" and s["notation"] == "chinese", "Chinese")
+    assert text(browser, "status") == "轮到红方走"
+    assert text(browser, "new") == "新对局"
+    assert state(browser)["moves"][0]["text"] == "炮二平五"
+    assert "黑方走马" in text(browser, "current-comment")   # the commentary, in Chinese
+    screenshot(browser, "web-zh.png")
+    Select(browser.find_element(By.ID, "lang")).select_by_value("zh-Hant")
+    until(browser, lambda s: s["lang"] == "zh-Hant", "traditional Chinese")
+    assert text(browser, "new") == "新對局" and text(browser, "status") == "輪到紅方走"
+    assert "馬" in browser.find_element(By.ID, "movelist").text
+    Select(browser.find_element(By.ID, "lang")).select_by_value("vi")
+    until(browser, lambda s: s["lang"] == "vi" and s["notation"] == "vietnamese", "Vietnamese")
+    assert text(browser, "status") == "Đỏ đi" and text(browser, "new") == "Ván mới"
+    assert state(browser)["moves"][0]["text"] == "P2-5"
+    Select(browser.find_element(By.ID, "pieces-style")).select_by_value("letters")
+    browser.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-piece="C"] text'))
+    letters = {el.get_attribute("data-piece"): el.find_element(By.TAG_NAME, "text").text
+               for el in browser.find_elements(By.CSS_SELECTOR, "#board-points .piece")}
+    assert letters["C"] == "P" and letters["R"] == "X" and letters["N"] == "M" and \
+        letters["K"] == "Tg" and letters["P"] == "B" and letters["p"] == "C"
+    screenshot(browser, "web-vi.png")
+    browser.refresh()
+    until(browser, lambda s: s["lang"] == "vi" and len(s["moves"]) == 2, "the page back")
+    assert text(browser, "new") == "Ván mới"
+
+
+def test_fen_copy_link_and_settings_kept(browser, server):
+    set_mode(browser, "")
+    play(browser, "h2e2", "h9g7", "h0g2")
+    press(browser, "\ue012")                          # back to ply 2
+    until(browser, lambda s: s["ply"] == 2, "ply 2")
+    browser.find_element(By.ID, "fen-copy").click()
+    fen = state(browser)["fen"]
+    assert browser.execute_script("return window.tuong.copied") == fen
+    assert browser.find_element(By.ID, "fen-text").get_attribute("value") == fen
+    browser.find_element(By.ID, "link-copy").click()
+    link = browser.execute_script("return window.tuong.copied")
+    assert link.startswith(server)
+    browser.find_element(By.ID, "flip").click()
+    Select(browser.find_element(By.ID, "theme")).select_by_value("dark")
+    browser.find_element(By.ID, "sound").click()
+    browser.get("about:blank")
+    browser.get(link)                                 # the same page opens the link's game
+    until(browser, lambda s: s["fen"] == fen and len(s["moves"]) == 3, "the linked game")
+    assert browser.execute_script("return document.documentElement.dataset.theme") == "dark"
+    assert browser.find_element(By.ID, "sound").get_attribute("aria-pressed") == "false"
+    assert browser.find_element(By.ID, "flip").get_attribute("aria-pressed") == "true"
+    screenshot(browser, "web-dark.png")
+
+
+def test_a_phone_screen_holds_the_board_moves_and_navigation(browser):
+    browser.set_window_size(412, 915)
+    set_mode(browser, "")
+    play(browser, "h2e2", "h9g7")
+    width = browser.execute_script("return document.documentElement.clientWidth")
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+    board = browser.find_element(By.ID, "board").rect
+    assert board["width"] >= 300 and board["x"] >= 0 and board["x"] + board["width"] <= width + 1
+    for element_id in ("movelist", "nav-prev", "nav-next"):
+        box = browser.find_element(By.ID, element_id).rect
+        assert box["width"] > 0 and box["x"] + box["width"] <= width + 1, element_id
+    browser.find_element(By.ID, "nav-prev").click()
+    until(browser, lambda s: s["ply"] == 1, "a step back by the button")
+    screenshot(browser, "web-phone.png")

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import DATA
 from tuong.engine.board import Board
-from tuong.tools.records.xqf import read_xqf, read_xqf_file
+from tuong.tools.records.xqf import read_xqf, read_xqf_file, read_xqf_tree
 
 XQF = DATA / "xqf"
 START = Board.start_fen
@@ -115,13 +115,23 @@ def test_two_obfuscations_of_one_problem_agree():
     assert tags["Comment"] == "边兵取胜"
 
 
-def test_variations_are_left_out():
+def test_variations_are_kept():
+    """read_xqf gives the main line; read_xqf_tree the variations too
+    (tests/test_records_tree.py checks them move by move)."""
     # The main line that cchess's own tests give for this file:
     # 炮二平五 炮８平５ 马二进三 马８进７ 兵三进一 车９平８
+    main = ["h2e2", "h7e7", "h0g2", "h9g7", "g3g4", "i9h9"]
     _, moves, _ = read_xqf(data("v18_five_variations.xqf"))
-    assert [m for m, _ in moves] == ["h2e2", "h7e7", "h0g2", "h9g7", "g3g4", "i9h9"]
+    assert [m for m, _ in moves] == main
+    _, tree, _ = read_xqf_tree(data("v18_five_variations.xqf"))
+    assert tree.root.tip().moves() == main
+    assert sum(not node.children for node in tree.root.walk()) == 5      # five lines
     _, moves, _ = read_xqf(data("v10_endgame_with_variation.xqf"))
     assert moves[0] == ("b1d1", None)             # Black starts this one
+    _, tree, _ = read_xqf_tree(data("v10_endgame_with_variation.xqf"))
+    (branch,) = [node for node in tree.root.walk() if len(node.children) > 1]
+    assert [child.move for child in branch.children] == ["c4a2", "c4e2"]
+    assert branch.children[1].tip().moves()[-2:] == ["c4e2", "e7f7"]
 
 
 def plain(records):

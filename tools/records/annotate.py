@@ -1,7 +1,8 @@
 """tuong-annotate: every move of a game judged by an engine, with commentary.
 
     tuong-annotate FILE... [-o OUT] [--movetime S | --depth N | --nodes N]
-                   [--to NOTATION] [--lang en|vi] [-concurrency N] [--plot DIR]
+                   [--to NOTATION] [--lang en|vi|zh-Hans|zh-Hant]
+                   [-concurrency N] [--plot DIR]
                    [--engine CMD] [--protocol uci|ucci|xboard]
 
 Reads games (PGN in any notation and encoding, XQF, folders of them: see
@@ -9,9 +10,10 @@ tools/records/), searches every position of every game with the engine
 (tuong by default) at the limit given (0.1 s a move by default), and writes
 PGN in the chosen notation (WXF by default) where each move has a comment:
 the score after it (Red's view), the engine's move and line where they
-differ, and a sentence of commentary (tools/records/commentary.py). A move is marked
-by what it loses in expected score, the share of the points the engine's
-scores predict: 1 / (1 + exp(-cp / 588)), the scale tuong-train fitted to
+differ, and a sentence of commentary (tools/records/commentary.py) in English,
+Vietnamese or Chinese (--lang: zh-Hans simplified, zh-Hant traditional). A
+move is marked by what it loses in expected score, the share of the points
+the engine's scores predict: 1 / (1 + exp(-cp / 588)), the scale tuong-train fitted to
 tuong's self-play results. Losing at least 0.15 of a point is a blunder (??),
 0.10 a mistake (?), 0.05 an inaccuracy (?!). Each game ends with a summary per
 player: average loss in centipawns and in expected score, and the count of
@@ -189,8 +191,24 @@ def _line(board, pv, notation):
     return out
 
 
+# Per language: a player's summary line and the word before the engine's line.
+SUMMARY = {
+    "en": "{side} ({name}): average loss {acpl:.0f} cp, {percent:.1f}% of a point a move; "
+          "blunders (??) {blunders}, mistakes (?) {mistakes}, inaccuracies (?!) {inaccuracies}",
+    "vi": "{side} ({name}): mất trung bình {acpl:.0f} cp, {percent:.1f}% điểm mỗi nước; "
+          "sai lầm nghiêm trọng (??) {blunders}, sai lầm (?) {mistakes}, "
+          "thiếu chính xác (?!) {inaccuracies}",
+    "zh-Hans": "{side}（{name}）：平均每步损失{acpl:.0f}分，即期望得分的{percent:.1f}%；"
+               "严重失误（??）{blunders}次，失误（?）{mistakes}次，缓着（?!）{inaccuracies}次",
+}
+BEST = {"en": "best ", "vi": "tốt nhất ", "zh-Hans": "最佳着法 "}
+for _table in (SUMMARY, BEST):
+    _table["zh-Hant"] = commentary.traditional(_table["zh-Hans"])
+
+
 def summary(record, notes, lang="en"):
-    """Per player: average centipawn loss, average expected-score loss, marks."""
+    """Per player: average centipawn loss, average expected-score loss, marks,
+    in `lang` (one of commentary.LANGS)."""
     lines = []
     for red in (True, False):
         mine = [n for n in notes if n.red == red]
@@ -201,23 +219,20 @@ def summary(record, notes, lang="en"):
         acpl = sum(n.cp_loss for n in mine) / len(mine)
         es = sum(n.loss for n in mine) / len(mine)
         counts = {mark: sum(n.mark == mark for n in mine) for mark, _ in MARKS}
-        if lang == "en":
-            lines.append(f"{side} ({name}): average loss {acpl:.0f} cp, {100 * es:.1f}% of a point "
-                         f"a move; blunders (??) {counts['??']}, mistakes (?) {counts['?']}, "
-                         f"inaccuracies (?!) {counts['?!']}")
-        else:
-            lines.append(f"{side} ({name}): mất trung bình {acpl:.0f} cp, {100 * es:.1f}% điểm "
-                         f"mỗi nước; sai lầm nghiêm trọng (??) {counts['??']}, sai lầm (?) "
-                         f"{counts['?']}, thiếu chính xác (?!) {counts['?!']}")
+        lines.append(SUMMARY[lang].format(side=side, name=name, acpl=acpl, percent=100 * es,
+                                          blunders=counts["??"], mistakes=counts["?"],
+                                          inaccuracies=counts["?!"]))
     return lines
 
 
 def comments_for(notes, lang="en"):
+    """Each move's comment: the score after it, the engine's line where it
+    differs, the commentary."""
     out = []
     for note in notes:
         parts = [commentary.score_text(note.score_after)]
         if note.best_line:
-            parts.append(("best " if lang == "en" else "tốt nhất ") + " ".join(note.best_line[:6]))
+            parts.append(BEST[lang] + " ".join(note.best_line[:6]))
         parts.append(note.comment)
         out.append(" ".join(parts))
     return out
@@ -334,7 +349,8 @@ def main(argv=None):
     limits.add_argument("--depth", type=int)
     limits.add_argument("--nodes", type=int)
     parser.add_argument("--to", choices=notations.NOTATIONS, default="wxf")
-    parser.add_argument("--lang", choices=("en", "vi"), default="en")
+    parser.add_argument("--lang", choices=commentary.LANGS, default="en",
+                        help="the commentary's language (default: en)")
     parser.add_argument("-concurrency", "--concurrency", type=int, default=1)
     parser.add_argument("--plot", metavar="DIR", help="write each game's graph as DIR/game-N.png")
     parser.add_argument("--engine", help="the engine's command (default: tuong)")

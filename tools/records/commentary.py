@@ -16,7 +16,10 @@ computed on the position (tests check each kind on hand-made positions).
   marked move the better move and what it would have done;
 - a rule result: the repetition verdict the move brings about.
 
-Templates exist in English and Vietnamese (`lang` "en" or "vi").
+Templates exist in English, Vietnamese and Chinese, simplified and traditional
+(`lang` "en", "vi", "zh-Hans" or "zh-Hant": LANGS), one table of them per
+language (TEMPLATES); the traditional table is the simplified one through a
+small character map (traditional()).
 """
 import dataclasses
 from typing import Optional
@@ -28,14 +31,140 @@ from tuong.tools.records import notation as notations
 _FEN_KIND = {"K": "K", "A": "A", "B": "E", "N": "H", "R": "R", "C": "C", "P": "P"}
 _VALUE = {"K": 10000, "R": 900, "C": 450, "H": 400, "E": 200, "A": 200, "P": 100}
 
+LANGS = ("en", "vi", "zh-Hans", "zh-Hant")
+
+# Piece names: KIND, or KIND_red / KIND_black where the sides' pieces are named apart.
 NAMES = {
     "en": {"K": "king", "A": "advisor", "E": "elephant", "H": "horse", "R": "rook",
            "C": "cannon", "P": "pawn", "red": "Red", "black": "Black"},
     "vi": {"K": "Tướng", "A": "Sĩ", "E": "Tượng", "H": "Mã", "R": "Xe", "C": "Pháo",
            "P_red": "Binh", "P_black": "Chốt", "red": "Đỏ", "black": "Đen"},
+    "zh-Hans": {"K_red": "帅", "K_black": "将", "A_red": "仕", "A_black": "士",
+                "E_red": "相", "E_black": "象", "H": "马", "R": "车", "C": "炮",
+                "P_red": "兵", "P_black": "卒", "red": "红方", "black": "黑方"},
 }
 MARK_NAMES = {"en": {"??": "A blunder", "?": "A mistake", "?!": "An inaccuracy"},
-              "vi": {"??": "Sai lầm nghiêm trọng", "?": "Sai lầm", "?!": "Nước thiếu chính xác"}}
+              "vi": {"??": "Sai lầm nghiêm trọng", "?": "Sai lầm", "?!": "Nước thiếu chính xác"},
+              "zh-Hans": {"??": "严重失误", "?": "失误", "?!": "缓着"}}
+
+# The sentences' pieces. Fields: {side} {other} (the players), {piece} {victim},
+# {move} (in the facts' notation), {square} (e5) or {file} (the owner's file, as
+# Chinese players count it: 七路, ３路), {targets} {pieces} (items joined by "and"),
+# {before} {after} {n} (scores, moves to mate), {mark} {why} {best} {played},
+# {reason} {loser} (a repetition verdict). "sep" joins the sentences.
+TEMPLATES = {
+    "en": {
+        "moves": "{side} moves the {piece} ({move})",
+        "takes": "{side}'s {piece} takes the {victim} ({move})",
+        "checkmate": ", checkmate",
+        "no_move": ": {other} has no legal move and loses",
+        "check": ", check",
+        "stop": ".",
+        "and": " and ",
+        "target": "the {piece} on {square}",
+        "threats": "It attacks {targets}, with no recapture possible.",
+        "mate_threat": "It threatens mate with {move}.",
+        "no_move_threat": "It threatens {move}, after which {other} would have no legal move.",
+        "saved": "the {piece} on {square}",
+        "saved_moved": "the {piece} (now on {square})",
+        "saves": "It saves {pieces}, which could have been taken for nothing.",
+        "evaluation": "Evaluation {before} -> {after} (Red's view).",
+        "mates": "{side} mates in {n}.",
+        "mated": "{side} is mated in {n}.",
+        "better": "{mark}: {move} was better ({why}; {best} instead of {played}).",
+        "why_takes": "it takes the {piece}",
+        "why_mates": "it mates",
+        "why_no_move": "it leaves no legal move",
+        "why_check": "it gives check",
+        "why_attacks": "it attacks the {piece}",
+        "why_saves": "it saves the {piece}",
+        "why_and": ", ",
+        "why_else": "it keeps a better position",
+        "repetition": "{reason}.",
+        "perpetual check": "{reason}.",
+        "perpetual chase": "{reason}.",
+        "sep": " ",
+    },
+    "vi": {
+        "moves": "{side} đi {piece} ({move})",
+        "takes": "{piece} {side} ăn {victim} ({move})",
+        "checkmate": ", chiếu hết",
+        "no_move": ": {other} hết nước đi và thua",
+        "check": ", chiếu tướng",
+        "stop": ".",
+        "and": " và ",
+        "target": "{piece} ở {square}",
+        "threats": "Đe dọa ăn {targets} mà không bị ăn lại.",
+        "mate_threat": "Đe dọa chiếu hết bằng {move}.",
+        "no_move_threat": "Đe dọa {move}, sau đó {other} hết nước đi.",
+        "saved": "{piece} ở {square}",
+        "saved_moved": "{piece} (nay ở {square})",
+        "saves": "Cứu {pieces} khỏi bị ăn không.",
+        "evaluation": "Đánh giá {before} -> {after} (phía Đỏ).",
+        "mates": "{side} chiếu hết sau {n} nước.",
+        "mated": "{side} bị chiếu hết sau {n} nước.",
+        "better": "{mark}: {move} tốt hơn ({why}; {best} thay vì {played}).",
+        "why_takes": "ăn {piece}",
+        "why_mates": "chiếu hết",
+        "why_no_move": "khiến đối phương hết nước đi",
+        "why_check": "chiếu tướng",
+        "why_attacks": "đe dọa ăn {piece}",
+        "why_saves": "cứu {piece}",
+        "why_and": ", ",
+        "why_else": "giữ thế cờ tốt hơn",
+        "repetition": "Hòa do lặp lại nước đi.",
+        "perpetual check": "{loser} thua vì chiếu mãi.",
+        "perpetual chase": "{loser} thua vì đuổi bắt mãi.",
+        "sep": " ",
+    },
+    "zh-Hans": {
+        "moves": "{side}走{piece}（{move}）",
+        "takes": "{side}{piece}吃{victim}（{move}）",
+        "checkmate": "，将死{other}",
+        "no_move": "，{other}无子可动，困毙告负",
+        "check": "，将军",
+        "stop": "。",
+        "and": "和",
+        "target": "{file}路{piece}",
+        "threats": "威胁白吃{targets}。",
+        "mate_threat": "伏{move}绝杀。",
+        "no_move_threat": "伏{move}困毙{other}。",
+        "saved": "{file}路{piece}",
+        "saved_moved": "{piece}（已移至{file}路）",
+        "saves": "保住{pieces}，免遭白吃。",
+        "evaluation": "评分 {before} -> {after}（红方视角）。",
+        "mates": "{side}{n}步成杀。",
+        "mated": "{side}{n}步内被杀。",
+        "better": "{mark}：应走{move}（{why}；评分{best}，实战{played}）。",
+        "why_takes": "吃{piece}",
+        "why_mates": "将死对方",
+        "why_no_move": "困毙对方",
+        "why_check": "将军",
+        "why_attacks": "捉{piece}",
+        "why_saves": "保住{piece}",
+        "why_and": "、",
+        "why_else": "局面更好",
+        "repetition": "重复局面判和。",
+        "perpetual check": "{loser}长将判负。",
+        "perpetual chase": "{loser}长捉判负。",
+        "sep": "",
+    },
+}
+
+# Simplified -> traditional (Taiwan) for the characters the Chinese words above
+# (and annotate's) use; each has one traditional form in these words (复: 重複).
+# Every other character they use is written the same in both scripts.
+HANT = str.maketrans("帅将马车红无动毙负军胁绝杀评视应实战对内长复严误缓着损",
+                     "帥將馬車紅無動斃負軍脅絕殺評視應實戰對內長複嚴誤緩著損")
+
+
+def traditional(text):
+    """Simplified Chinese `text` in traditional characters (see HANT)."""
+    return text.translate(HANT)
+
+
+for _table in (NAMES, MARK_NAMES, TEMPLATES):
+    _table["zh-Hant"] = {key: traditional(text) for key, text in _table["zh-Hans"].items()}
 
 
 @dataclasses.dataclass
@@ -143,9 +272,19 @@ def facts(board, move, notation="wxf"):
 # -- words ------------------------------------------------------------------
 def _name(kind, red, lang):
     names = NAMES[lang]
-    if lang == "vi" and kind == "P":
-        return names["P_red" if red else "P_black"]
-    return names[kind]
+    return names.get(kind + ("_red" if red else "_black")) or names[kind]
+
+
+def _file(square, red):
+    """The file of a square as its owner counts it from its right: Red in
+    Chinese numerals, Black in full-width digits (as the Chinese notation)."""
+    column = "abcdefghi".index(square[0])
+    return "九八七六五四三二一"[column] if red else "１２３４５６７８９"[column]
+
+
+def _at(template, kind, square, red, lang):
+    """A piece of `red`'s (or Black's) and where it stands, by `template`."""
+    return template.format(piece=_name(kind, red, lang), square=square, file=_file(square, red))
 
 
 def score_text(score):
@@ -160,118 +299,75 @@ def score_text(score):
 
 
 def sentence(f, lang="en", before=None, after=None, mate=None, mark=None, better=None):
-    """The commentary for one move. `before`/`after`: the engine's scores
-    around it (Red's view, see score_text) or None; `mate`: a mate in N
-    (positive: the mover mates; negative: the mover is mated) or None;
-    `mark`: "??", "?" or "?!" or None; `better`: (Facts of the better move,
-    its score text, the played move's score text) for a marked move."""
+    """The commentary for one move in `lang` (one of LANGS). `before`/`after`:
+    the engine's scores around it (Red's view, see score_text) or None; `mate`:
+    a mate in N (positive: the mover mates; negative: the mover is mated) or
+    None; `mark`: "??", "?" or "?!" or None; `better`: (Facts of the better
+    move, its score text, the played move's score text) for a marked move."""
+    words = TEMPLATES[lang]
     side = NAMES[lang]["red" if f.red else "black"]
     other = NAMES[lang]["black" if f.red else "red"]
     piece = _name(f.piece, f.red, lang)
     parts = [_what(f, lang, side, piece, other)]
-    if lang == "en":
-        if f.threats:
-            parts.append("It attacks " + " and ".join(
-                f"the {_name(k, not f.red, lang)} on {sq}" for k, sq in f.threats) +
-                ", with no recapture possible.")
-        if f.mate_threat:
-            parts.append(f"It threatens mate with {f.mate_threat}." if f.mate_threat_check else
-                         f"It threatens {f.mate_threat}, after which {other} would have no "
-                         f"legal move.")
-        if f.saved:
-            parts.append("It saves " + " and ".join(
-                f"the {_name(k, f.red, lang)} " + (f"(now on {sq})" if moved else f"on {sq}")
-                for k, sq, moved in f.saved) + ", which could have been taken for nothing.")
-        if before is not None and after is not None and not f.no_reply:
-            parts.append(f"Evaluation {score_text(before)} -> {score_text(after)} (Red's view).")
-        if mate is not None and not f.no_reply:
-            parts.append(f"{side} mates in {mate}." if mate > 0 else
-                         f"{side} is mated in {-mate}.")
-        if f.verdict:
-            parts.append(_verdict(f.verdict, lang))
-        if mark and better:
-            best, best_score, played_score = better
-            parts.append(f"{MARK_NAMES[lang][mark]}: {best.text} was better "
-                         f"({_why(best, lang)}; {best_score} instead of {played_score}).")
-    else:
-        if f.threats:
-            parts.append("Đe dọa ăn " + " và ".join(
-                f"{_name(k, not f.red, lang)} ở {sq}" for k, sq in f.threats) +
-                " mà không bị ăn lại.")
-        if f.mate_threat:
-            parts.append(f"Đe dọa chiếu hết bằng {f.mate_threat}." if f.mate_threat_check else
-                         f"Đe dọa {f.mate_threat}, sau đó {other} hết nước đi.")
-        if f.saved:
-            parts.append("Cứu " + " và ".join(
-                f"{_name(k, f.red, lang)} " + (f"(nay ở {sq})" if moved else f"ở {sq}")
-                for k, sq, moved in f.saved) + " khỏi bị ăn không.")
-        if before is not None and after is not None and not f.no_reply:
-            parts.append(f"Đánh giá {score_text(before)} -> {score_text(after)} (phía Đỏ).")
-        if mate is not None and not f.no_reply:
-            parts.append(f"{side} chiếu hết sau {mate} nước." if mate > 0 else
-                         f"{side} bị chiếu hết sau {-mate} nước.")
-        if f.verdict:
-            parts.append(_verdict(f.verdict, lang))
-        if mark and better:
-            best, best_score, played_score = better
-            parts.append(f"{MARK_NAMES[lang][mark]}: {best.text} tốt hơn "
-                         f"({_why(best, lang)}; {best_score} thay vì {played_score}).")
-    return " ".join(parts)
+    if f.threats:
+        parts.append(words["threats"].format(targets=words["and"].join(
+            _at(words["target"], kind, square, not f.red, lang) for kind, square in f.threats)))
+    if f.mate_threat:
+        parts.append(words["mate_threat" if f.mate_threat_check else "no_move_threat"]
+                     .format(move=f.mate_threat, other=other))
+    if f.saved:
+        parts.append(words["saves"].format(pieces=words["and"].join(
+            _at(words["saved_moved" if moved else "saved"], kind, square, f.red, lang)
+            for kind, square, moved in f.saved)))
+    if before is not None and after is not None and not f.no_reply:
+        parts.append(words["evaluation"].format(before=score_text(before),
+                                                after=score_text(after)))
+    if mate is not None and not f.no_reply:
+        parts.append(words["mates" if mate > 0 else "mated"].format(side=side, n=abs(mate)))
+    if f.verdict:
+        parts.append(_verdict(f.verdict, lang))
+    if mark and better:
+        best, best_score, played_score = better
+        parts.append(words["better"].format(mark=MARK_NAMES[lang][mark], move=best.text,
+                                            why=_why(best, lang), best=best_score,
+                                            played=played_score))
+    return words["sep"].join(parts)
 
 
 def _what(f, lang, side, piece, other):
-    if lang == "en":
-        text = (f"{side}'s {piece} takes the {_name(f.captured, not f.red, lang)} ({f.text})"
-                if f.captured else f"{side} moves the {piece} ({f.text})")
-        if f.no_reply:
-            text += ", checkmate" if f.check else f": {other} has no legal move and loses"
-        elif f.check:
-            text += ", check"
-        return text + "."
-    text = (f"{piece} {side} ăn {_name(f.captured, not f.red, lang)} ({f.text})"
-            if f.captured else f"{side} đi {piece} ({f.text})")
+    """What moved, what it took, and check or the end of the game."""
+    words = TEMPLATES[lang]
+    if f.captured:
+        text = words["takes"].format(side=side, piece=piece, move=f.text,
+                                     victim=_name(f.captured, not f.red, lang))
+    else:
+        text = words["moves"].format(side=side, piece=piece, move=f.text)
     if f.no_reply:
-        text += ", chiếu hết" if f.check else f": {other} hết nước đi và thua"
+        text += words["checkmate" if f.check else "no_move"].format(other=other)
     elif f.check:
-        text += ", chiếu tướng"
-    return text + "."
+        text += words["check"]
+    return text + words["stop"]
 
 
 def _why(f, lang):
     """What the better move does, in a few words."""
-    bits = []
-    if lang == "en":
-        if f.captured:
-            bits.append(f"it takes the {_name(f.captured, not f.red, lang)}")
-        if f.no_reply:
-            bits.append("it mates" if f.check else "it leaves no legal move")
-        elif f.check:
-            bits.append("it gives check")
-        if f.threats:
-            bits.append(f"it attacks the {_name(f.threats[0][0], not f.red, lang)}")
-        if f.saved:
-            bits.append(f"it saves the {_name(f.saved[0][0], f.red, lang)}")
-        return ", ".join(bits) or "it keeps a better position"
+    words, bits = TEMPLATES[lang], []
     if f.captured:
-        bits.append(f"ăn {_name(f.captured, not f.red, lang)}")
+        bits.append(words["why_takes"].format(piece=_name(f.captured, not f.red, lang)))
     if f.no_reply:
-        bits.append("chiếu hết" if f.check else "khiến đối phương hết nước đi")
+        bits.append(words["why_mates" if f.check else "why_no_move"])
     elif f.check:
-        bits.append("chiếu tướng")
+        bits.append(words["why_check"])
     if f.threats:
-        bits.append(f"đe dọa ăn {_name(f.threats[0][0], not f.red, lang)}")
+        bits.append(words["why_attacks"].format(piece=_name(f.threats[0][0], not f.red, lang)))
     if f.saved:
-        bits.append(f"cứu {_name(f.saved[0][0], f.red, lang)}")
-    return ", ".join(bits) or "giữ thế cờ tốt hơn"
+        bits.append(words["why_saves"].format(piece=_name(f.saved[0][0], f.red, lang)))
+    return words["why_and"].join(bits) or words["why_else"]
 
 
 def _verdict(verdict, lang):
-    rule, result = verdict["rule"], verdict["result"]
-    if lang == "en":
-        return verdict["reason"] + "."
-    loser = "Đỏ" if result == "0-1" else "Đen"
-    if rule == "perpetual check":
-        return f"{loser} thua vì chiếu mãi."
-    if rule == "perpetual chase":
-        return f"{loser} thua vì đuổi bắt mãi."
-    return "Hòa do lặp lại nước đi."
+    """The repetition rule's verdict (Board.repetition_verdict()) as a sentence."""
+    words = TEMPLATES[lang]
+    loser = NAMES[lang]["red" if verdict["result"] == "0-1" else "black"]
+    return words.get(verdict["rule"], words["repetition"]).format(reason=verdict["reason"],
+                                                                  loser=loser)

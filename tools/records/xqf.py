@@ -1,4 +1,4 @@
-"""XQF in: the main line of an XQStudio game record, shaped as PGN games are.
+"""XQF in: an XQStudio game record, shaped as PGN games are.
 
 XQF is the binary format of XQStudio (象棋演播室), in which most Chinese
 Xiangqi collections circulate. A file is a 1024-byte header (signature "XQ",
@@ -26,19 +26,25 @@ tuong.tools.records.pgn.read_annotated_games gives per game:
           (files a-i from Red's left, ranks 0-9 from Red's back rank)
   result  "1-0", "0-1", "1/2-1/2" or "*", from the header's result byte
 
-Variations are walked (to check that the tree is whole) but not returned.
+read_xqf_tree(data, name, dropped=None) -> (tags, tree, result) gives the
+whole game, variations included, as a GameTree (tools/records/tree.py) of
+moves as "h2e2" with their comments (root.comment: the Comment tag).
+Every variation move is checked legal along its path; a variation with a
+bad one is left out with what hangs off it, and named in `dropped`.
+
 Text is GB18030 (a superset of the GB2312/GBK that XQStudio wrote), decoded
 with errors="replace": a damaged name or comment should not lose a game.
-The main line is replayed on tuong's Board; any problem (not XQF, truncated,
-an unknown version, a bad square, an empty origin, an illegal move, ...)
-raises ValueError naming the file and, for a move, its number (plies
-counted from 1) and its squares.
+The main line is replayed on tuong's Board; any problem with the file or
+its main line (not XQF, truncated, an unknown version, a bad square, an
+empty origin, an illegal move, ...) raises ValueError naming the file
+and, for a move, its number (plies counted from 1) and its squares.
 """
 import os
 import re
 
 from tuong.engine.board import Board
 from tuong.engine.rows import xiangqi_placement
+from tuong.tools.records.tree import GameTree
 
 HEADER_SIZE = 0x400
 NEWEST_VERSION = 18                    # XQStudio 1.8; 11 and up are obfuscated
@@ -67,6 +73,20 @@ def read_xqf(data: bytes,
              name: str = "<xqf>") -> tuple[dict[str, str], list[tuple[str, str | None]], str]:
     """(tags, moves, result) of the XQF file `data`; ValueError if it is not
     a sound XQF file (the message starts with `name`)."""
+    tags, tree, result = read_xqf_tree(data, name)
+    comments = [node.comment for node in tree.main_line()]
+    return tags, list(zip(tree.root.tip().moves(), comments)), result
+
+
+def read_xqf_tree(data: bytes, name: str = "<xqf>",
+                  dropped: list[tuple[int, str, str]] | None = None
+                  ) -> tuple[dict[str, str], GameTree, str]:
+    """(tags, tree, result) of the XQF file `data`: read_xqf's tags and
+    result, and the whole game as a GameTree (root.comment: the Comment
+    tag). ValueError as read_xqf for the file and its main line; a variation
+    with a bad move is left out with what hangs off it, and (ply of that
+    move from 0, the move as "h2e2" or its square bytes, why) is appended
+    to `dropped`."""
     def fail(what):
         raise ValueError(f"{name}: {what}")
 
@@ -103,16 +123,21 @@ def read_xqf(data: bytes,
         tags["Annotator"] = texts["Annotator"]
 
     board = _initial_squares(data, version, keys, fail)
-    root_comment, line = _main_line(data, keys, fail)
-    if root_comment:
-        tags["Comment"] = root_comment
+    root, strays = _move_records(data, keys, fail)
+    if root.comment:
+        tags["Comment"] = root.comment
+    line = []
+    node = root
+    while node.children:
+        node = node.children[0]
+        line.append(node)
 
     # Who moves first: the owner of the first move's piece (version 10 files
     # leave the "who plays" byte at 0 even when Black starts). With no
     # moves, that byte, unless it leaves the other side in check: diagrams
     # of a mate show the mated side in check with the byte left at Red.
     if line:
-        first = board.get(line[0][0])
+        first = board.get(line[0].src)
         sides = [first is None or first.isupper()]    # an empty origin fails below
     else:
         sides = [data[0x32] == 0, data[0x32] != 0]
@@ -128,10 +153,13 @@ def read_xqf(data: bytes,
     if fen != Board.start_fen:
         tags["FEN"], tags["SetUp"] = fen, "1"
 
-    moves = []
-    for ply, (src, dst, comment) in enumerate(line, 1):
-        move = _square_name(src) + _square_name(dst)
-        piece = board.get(src)
+    start = replay.copy()
+    tree = GameTree(None if fen == Board.start_fen else fen)
+    tree.root.comment = root.comment
+    node_in_tree = tree.root
+    for ply, record in enumerate(line, 1):
+        move = _square_name(record.src) + _square_name(record.dst)
+        piece = board.get(record.src)
         if piece is None:
             fail(f"move {ply} ({move}): no piece on its origin {move[:2]}")
         if piece.isupper() != (replay.turn == "w"):
@@ -143,9 +171,66 @@ def read_xqf(data: bytes,
             replay.push(move)
         except ValueError as e:                      # e.g. a game too long to hold
             fail(f"move {ply} ({move}): {e}")
-        board[dst] = board.pop(src)
-        moves.append((move, comment))
-    return tags, moves, result
+        board[record.dst] = board.pop(record.src)
+        node_in_tree, _ = tree.add(node_in_tree, move, record.comment)
+
+    dropped = [] if dropped is None else dropped
+    for stray in strays:
+        dropped.append((0, _record_text(stray), "a second tree of moves after the game's"))
+    _add_variations(tree, start, root, dropped)
+    return tags, tree, result
+
+
+def _add_variations(tree, board, root, dropped):
+    """Add the variations of the move records under `root` to `tree`, which
+    holds their main line; `board` is the start position. A variation whose
+    moves are not all legal is left out, with what hangs off it, and noted
+    in `dropped`."""
+    # Lines still to look into: (the board before the line's first move, its
+    # node in the tree, the record there); the line is the record's first
+    # children, all in the tree; the other children are variations.
+    stack = [(board, tree.root, root)]
+    while stack:
+        board, node, record = stack.pop()
+        while record.children:
+            following, *alternatives = record.children
+            for alternative in alternatives:
+                moves, failure = _legal_line(board.copy(), alternative)
+                if failure:
+                    dropped.append(failure)
+                    continue
+                first, _ = tree.add(node, moves[0][0], alternative.comment)
+                branch = first
+                for move, step in moves[1:]:
+                    branch, _ = tree.add(branch, move, step.comment)
+                after = board.copy()
+                after.push(moves[0][0])
+                stack.append((after, first, alternative))
+            move = _record_text(following)
+            board.push(move)
+            node = next(c for c in node.children if c.move == move)
+            record = following
+
+
+def _legal_line(board, record):
+    """([(move, record)] of the line from `record` down its first children,
+    replayed on `board`; or None and (ply, move, why) for its first bad move."""
+    moves = []
+    while True:
+        move = _record_text(record)
+        ply = board.ply
+        if max(record.src, record.dst) >= 90:
+            return None, (ply, move, "a square off the board")
+        if move not in board.legal_moves():
+            return None, (ply, move, f"illegal in {board.fen()}")
+        try:
+            board.push(move)
+        except ValueError as e:                      # e.g. a line too long to hold
+            return None, (ply, move, str(e))
+        moves.append((move, record))
+        if not record.children:
+            return moves, None
+        record = record.children[0]
 
 
 class _Keys:
@@ -193,9 +278,22 @@ def _initial_squares(data, version, keys, fail):
     return board
 
 
-def _main_line(data, keys, fail):
-    """(comment on the initial position, [(from, to, comment)] of the main
-    line), after checking that the whole move tree is there."""
+class _Record:
+    """A move record of the file: its squares (XQF's bytes, less the bias
+    and keys: 0-89 on the board), its comment, and the records that follow
+    it (the first continues its line, the others are alternatives to it)."""
+    __slots__ = ("src", "dst", "comment", "children")
+
+    def __init__(self, src, dst, comment):
+        self.src, self.dst, self.comment = src, dst, comment
+        self.children = []
+
+
+def _move_records(data, keys, fail):
+    """(the initial position's record, with the move tree under it; the
+    records after that tree's end that the root's "variation" flag calls
+    for, which are no moves of this game), after checking that the whole
+    tree is there and that the main line's squares are on the board."""
     pos = HEADER_SIZE
     stream = keys.stream if keys else bytes(32)
 
@@ -208,9 +306,14 @@ def _main_line(data, keys, fail):
         pos += count
         return out
 
-    root_comment, line = None, []
-    in_main_line, pending, index = True, 1, 0        # pending: subtrees still to read
-    while pending:
+    # Pre-order: a record's next move (has_next) comes right after it; an
+    # alternative to it (has_variation) after that move's whole subtree.
+    # `waiting` holds the records whose next child is still to come, the
+    # one that comes first on top; the root's siblings go under `outside`.
+    root = outside = None
+    waiting, index, main = [None], 0, True           # main: is this record on the main line?
+    while waiting:
+        parent = waiting.pop()
         what = "the initial position's record" if index == 0 else f"move record {index}"
         src, dst, flags, _ = read(4, what)
         if keys is None:
@@ -228,20 +331,33 @@ def _main_line(data, keys, fail):
                 fail(f"truncated: the data ends inside the comment of {what} "
                      f"({length} bytes, {len(data) - pos} left)")
             comment = _decode(read(length, f"the comment of {what}")) or None
+        src = (src - MOVE_FROM_BIAS - (keys.src if keys else 0)) % 256
+        dst = (dst - MOVE_TO_BIAS - (keys.dst if keys else 0)) % 256
+        record = _Record(src, dst, comment)
         if index == 0:
-            root_comment = comment
-        elif in_main_line:
-            src = (src - MOVE_FROM_BIAS - (keys.src if keys else 0)) % 256
-            dst = (dst - MOVE_TO_BIAS - (keys.dst if keys else 0)) % 256
-            if src >= 90 or dst >= 90:
+            root = record
+        else:
+            if parent is None:
+                parent = outside = outside or _Record(0, 0, None)
+            if main and (src >= 90 or dst >= 90):
                 fail(f"move {index}: a square off the board (bytes {src}, {dst})")
-            line.append((src, dst, comment))
-        in_main_line = in_main_line and bool(has_next)   # pre-order: the next move comes first
-        pending += (1 if has_next else 0) + (1 if has_variation else 0) - 1
+            parent.children.append(record)
+        if has_variation:
+            waiting.append(parent)
+        if has_next:
+            waiting.append(record)
+        main = main and bool(has_next)               # the main line comes first, unbroken
         index += 1
     if pos != len(data):          # XQStudio's files end with their tree
         fail(f"corrupt data: {len(data) - pos} bytes after the end of the move tree")
-    return root_comment, line
+    return root, outside.children if outside else []
+
+
+def _record_text(record):
+    """A record's move as "h2e2", or its square bytes when it is off the board."""
+    if max(record.src, record.dst) >= 90:
+        return f"({record.src}, {record.dst})"
+    return _square_name(record.src) + _square_name(record.dst)
 
 
 def _square_name(square):

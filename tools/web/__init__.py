@@ -17,6 +17,7 @@ site open in the same browser cannot drive it); messages are limited in size
 and validated; at most --max-sessions pages at once.
 """
 import asyncio
+import collections
 import contextlib
 import ipaddress
 import json
@@ -33,7 +34,7 @@ from tuong.tools.cli import ArgumentParser, default_engine, integer, real
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_MESSAGE = 4 * 1024 * 1024          # bytes of one WebSocket frame (an uploaded file)
-OUTBOX_LIMIT = 500                     # queued messages to a page that reads too slowly
+OUTBOX_BYTES = 4 * 1024 * 1024         # queued for a page that reads too slowly
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; "
                                "style-src 'self' 'unsafe-inline'; connect-src 'self'",
@@ -108,7 +109,7 @@ class Server:
 
     async def websocket(self, ws):
         from starlette.websockets import WebSocketDisconnect
-        from tuong.tools.web.session import Session
+        from tuong.tools.web.session import STATE, Session
 
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), self.names):
             await ws.close(code=1008, reason="origin not allowed")
@@ -119,30 +120,62 @@ class Server:
                                            f"too many pages open (at most {self.max_sessions})"}))
             await ws.close(code=1013, reason="too many sessions")
             return
-        outbox = asyncio.Queue()
+        # The outbox: texts waiting to be written, bounded in bytes, and at
+        # most one STATE marker, built into the state when it is written (a
+        # page that reads slowly gets the latest state once, never a queue).
+        outbox, wake = collections.deque(), asyncio.Event()
+        queued = {"bytes": 0, "state": False, "dropped": 0}
+        peer = f"{ws.client.host}:{ws.client.port}" if ws.client else "a page"
 
         def emit(message):
-            # Analysis lines are dropped, never the state, for a page that lags;
-            # a page that reads nothing at all is let go.
-            if outbox.qsize() > OUTBOX_LIMIT and message.get("type") == "info":
+            if message is STATE:
+                if not queued["state"]:
+                    queued["state"] = True
+                    outbox.append(STATE)
+                    wake.set()
                 return
-            if outbox.qsize() > 4 * OUTBOX_LIMIT:
+            text = json.dumps(message)
+            if queued["bytes"] + len(text) > OUTBOX_BYTES:
+                if message.get("type") == "info":       # analysis lines go first
+                    queued["dropped"] += 1
+                    if queued["dropped"] in (1, 100, 10_000):
+                        print(f"tuong-web: {peer} reads slowly: {queued['dropped']} analysis "
+                              "lines dropped", file=sys.stderr)
+                    return
+                print(f"tuong-web: {peer} read nothing of {queued['bytes']} bytes: let go",
+                      file=sys.stderr)
                 receiving.cancel()
                 return
-            outbox.put_nowait(message)
+            queued["bytes"] += len(text)
+            outbox.append(text)
+            wake.set()
 
         session = Session(self.open_engine, emit, self.engine_name)
         self.sessions.add(session)
 
         async def writer():
             while True:
-                message = await outbox.get()
-                await ws.send_text(json.dumps(message))
+                await wake.wait()
+                wake.clear()
+                while outbox:
+                    item = outbox.popleft()
+                    if item is STATE:
+                        queued["state"] = False
+                        try:
+                            text = json.dumps(session.state())
+                        except Exception as error:   # a fault of ours: said and logged
+                            traceback.print_exc(file=sys.stderr)
+                            text = json.dumps({"type": "error",
+                                               "message": f"internal error: {error!r}"})
+                    else:
+                        queued["bytes"] -= len(item)
+                        text = item
+                    await ws.send_text(text)
 
         sending = asyncio.create_task(writer())
         receiving = asyncio.current_task()
         try:
-            emit(session.state())
+            emit(STATE)
             while True:
                 try:
                     text = await asyncio.wait_for(ws.receive_text(), self.idle_timeout)

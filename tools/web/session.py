@@ -2,130 +2,65 @@
 
 The page sends intentions (docs/web-protocol.md); a Session checks each one
 (a move must be legal where it is played, a FEN a legal position, a number
-within its range), changes the game and answers with the whole `state`. The
-engine is a process driven through protocol/client/: nothing the page
-sends reaches it as text, only moves this module has found legal and limits
-it has built.
+within its range), changes the game and tells the page what changed. The
+game is a tree of moves (tools/records/tree.py): a move that differs from
+the next one starts a variation, and nothing the page has not asked to
+delete is ever deleted. The engine is a process driven through
+protocol/client/: nothing the page sends reaches it as text, only moves
+this module has found legal and limits it has built.
+
+Where things happen: the `cursor` is the node the page shows; `play` is
+the node where the game against the engine goes on (the engine thinks
+there, the clocks run for its side to move). A move by the player makes
+its node both. Browsing moves only the cursor.
 
 Threads: the session lives on the server's event loop; every engine call
-runs on the session's one worker thread, in order. A change of the game
-bumps `epoch` and stops the running search; a change of what the page shows
-(the cursor, the analysis settings) bumps `view` and stops an analysis but
-not the engine's thinking on its move. A search whose epoch (or view) has
-passed is thrown away, so a late engine move never lands on a new game.
+runs on the session's one worker thread, in order, and long pure work (a
+big import, a restore, rewriting every move in a new notation) runs on a
+second thread and is taken in on the loop. A change of the game bumps
+`epoch` and stops the running search; a change of what the page shows
+bumps `view` and stops an analysis but not the engine's thinking on its
+move. A search whose epoch (or view) has passed is thrown away, so a late
+engine move never lands on a new game.
+
+What goes out: `emit(STATE)` says "the state changed"; whoever sends
+(the server, at the moment it writes) calls `state()`, which carries the
+nodes changed since the last state it built. A page that reads slowly
+thus gets one state, not a queue of them.
 """
 import asyncio
 import base64
 import binascii
-import dataclasses
-import string
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Optional
 
-from tuong.engine import levels
 from tuong.engine.games import GAMES
-from tuong.engine.rows import parse_rows
 from tuong.protocol.client import EngineError, Limit, UnsupportedError
-from tuong.tools.records import annotate, commentary, notation as notations
 from tuong.tools import records
-from tuong.tools.match import referee
+from tuong.tools.records import annotate, commentary, notation as notations
+from tuong.tools.records.tree import GameTree
+from tuong.tools.web.game import (
+    HEADER_NAMES, LANGS, MAX_IMPORT, MAX_MOVES, MAX_TEXT, NOTATIONS, SIDE_NAMES,
+    VARIANTS, Level, Refused, copy_tree, describe, describe_root, fill, first_game, grid_of,
+    manual_result, new_board, number, opening_book, text_field, texts, tree_from_saved)
 
-VARIANTS = tuple(GAMES)
-NOTATIONS = ("wxf", "chinese", "vietnamese", "iccs", "coords")
-LANGS = ("en", "vi")
-MAX_MOVES = 1000                 # a restored or imported game longer than this is refused
-MAX_IMPORT = 2_000_000           # bytes of an imported file or text
 DRAW_ACCEPT_CP = 30              # the engine takes a draw unless it is better by more
 HINT_LIMIT = Limit(movetime=0.5)
 CLOCK_MARGIN = 0.2               # seconds of lag forgiven before a flag falls
 INFO_INTERVAL = 0.1              # at most this often per line, unless the depth grows
-SIDE_NAMES = {"xiangqi": ("Red", "Black"), "tictactoe": ("X", "O"),
-              "dodgem": ("White", "Black"), "queens": ("First player", "Second player")}
-
-
-class Refused(Exception):
-    """A message the session will not carry out; its text goes to the page."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Level:
-    """How hard the engine plays: nodes, depth, movetime or a clock; and,
-    in a game, its strength (`elo`: UCI_LimitStrength with UCI_Elo, None
-    for full strength; engine/levels.py)."""
-    kind: str = "nodes"
-    value: float = 20000
-    base: float = 0.0
-    inc: float = 0.0
-    elo: Optional[int] = None
-
-    RANGES = {"nodes": (1, 100_000_000), "depth": (1, 64), "movetime": (0.05, 600)}
-
-    @classmethod
-    def parse(cls, data):
-        if not isinstance(data, dict):
-            raise Refused("level must be an object")
-        kind = data.get("kind")
-        if not isinstance(kind, str):
-            raise Refused("level kind must be nodes, depth, movetime or clock")
-        elo = data.get("elo")
-        if elo is not None:
-            elo = int(_number(elo, "elo", levels.MIN_ELO, levels.MAX_ELO))
-        if kind == "clock":
-            base, inc = _number(data.get("base"), "base", 1, 36000), \
-                _number(data.get("inc", 0), "inc", 0, 600)
-            return cls("clock", 0, base, inc, elo)
-        if kind not in cls.RANGES:
-            raise Refused("level kind must be nodes, depth, movetime or clock")
-        low, high = cls.RANGES[kind]
-        value = _number(data.get("value"), kind, low, high)
-        return cls(kind, int(value) if kind != "movetime" else value, elo=elo)
-
-    def as_dict(self):
-        if self.kind == "clock":
-            return {"kind": "clock", "base": self.base, "inc": self.inc, "elo": self.elo}
-        return {"kind": self.kind, "value": self.value, "elo": self.elo}
-
-
-def _number(value, name, low, high):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise Refused(f"{name} must be a number")
-    if not low <= value <= high:
-        raise Refused(f"{name} must be between {low:g} and {high:g}")
-    return value
-
-
-def _grid(fen):
-    """A FEN's placement as rows of cells, top row first ('' for empty)."""
-    rows = parse_rows(fen.split()[0], string.ascii_letters, "board")
-    return [["" if cell is None else cell for cell in row] for row in rows]
-
-
-def _result_for(first_wins):
-    return "1-0" if first_wins else "0-1"
-
-
-@dataclasses.dataclass
-class Move:
-    move: str
-    text: str
-    fen: str
-    score: Optional[int] = None      # Red's view (the first player's in the small games)
-    mate: Optional[int] = None
-    mark: Optional[str] = None
-    comment: Optional[str] = None
-    capture: bool = False
+STATE = {"type": "state"}        # emitted as a marker: the sender builds the state (see above)
 
 
 class Session:
     """The game of one page. `open_engine()` starts an engine (a
     protocol.client.Engine); `emit(message)` sends to the page and may be
-    called only on the event loop's thread."""
+    called only on the event loop's thread (STATE: see the module's doc)."""
 
     def __init__(self, open_engine, emit, engine_name="engine"):
         self.open_engine, self.emit, self.engine_name = open_engine, emit, engine_name
         self.loop = asyncio.get_running_loop()
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="tuong-web-engine")
+        self.chores = ThreadPoolExecutor(1, thread_name_prefix="tuong-web-chores")
         self.engine = None
         self._set = {}                   # options set on the engine (MultiPV, OwnBook)
         self.search = None               # the running client Analysis, if any
@@ -133,101 +68,105 @@ class Session:
         self.view = 0                    # bumped by every change of the shown position
         self.search_kind = None          # "move", "analysis" or "hint"
         self.tasks = set()
-        self.notation, self.lang = "wxf", "en"
+        self.notation, self.lang, self.player = "wxf", "en", "Player"
         self.engine_side, self.level = "b", Level()
         self.analysing, self.multipv = False, 1
         self.thinking = False
         self.lines = {}                  # fen -> (pv, cp, mate, depth): known best lines
-        self.annotated = None            # the annotation's searches, by ply
+        self.annotation = None           # (the line's node ids, the searches) once annotated
+        self.summary = None
         self.closed = False
         self.flag_task = self._last_task = None
-        self._new_game("xiangqi", None)
+        self.previous = None             # the game a new one replaced (`reopen` brings it back)
+        self._dirty, self._reset = set(), True
+        self._set_game("xiangqi", self._fresh_tree("xiangqi", None), {})
 
     # -- the game -------------------------------------------------------------
 
-    def _new_game(self, variant, fen):
-        board_class = GAMES[variant]
-        try:
-            board = board_class(fen) if fen else board_class()
-        except (ValueError, TypeError) as error:
-            raise Refused(f"not a legal position: {error}") from None
-        self.variant, self.start_fen = variant, board.fen()
-        self.moves, self.cursor = [], 0
-        self.result = self._judge(board) if board.is_game_over() else None
-        self.annotated = None
-        self._reset_clocks()
+    def _fresh_tree(self, variant, fen):
+        tree = GameTree(new_board(variant, fen).fen() if fen else None)
+        describe_root(variant, tree)
+        return tree
 
-    def _board(self, upto=None):
-        """A board at ply `upto` (the cursor by default)."""
-        board = GAMES[self.variant](self.start_fen)
-        if self.variant == "xiangqi":
-            board.rules = "asian"
-        for entry in self.moves[:self.cursor if upto is None else upto]:
-            board.push(entry.move)
+    def _set_game(self, variant, tree, headers, cursor=None, play=None):
+        """Take a described tree as the game (the page gets all of it)."""
+        self.variant, self.tree = variant, tree
+        self.start_fen = tree.root.data["fen"]
+        self.headers = {k: v for k, v in headers.items() if k in HEADER_NAMES}
+        if self.headers.get("Result") not in records.RESULTS:
+            self.headers.pop("Result", None)
+        self.cursor = cursor or tree.root
+        self.play = play or self.cursor
+        self.annotation = self.summary = None
+        self._reset, self._dirty = True, set()
+        self._reset_clocks()
+        self._name_players()
+
+    def _keep_previous(self):
+        """Remember the game about to be replaced, if it has moves (`reopen`)."""
+        if self.tree.root.children:
+            self.previous = (self.variant, self.tree, dict(self.headers), self.cursor,
+                             self.play, self.engine_side)
+
+    def _name_players(self):
+        """A game against the engine names it (with its level) and the player."""
+        if self.variant != "xiangqi" or self.engine_side is None:
+            return
+        engine = self.engine_name if self.level.elo is None else \
+            f"{self.engine_name} (level {self.level.elo})"
+        mine, theirs = ("Black", "White") if self.engine_side == "w" else ("White", "Black")
+        self.headers[theirs], self.headers[mine] = engine, self.player
+        self.headers.pop("WhiteElo", None)
+        self.headers.pop("BlackElo", None)
+        if self.level.elo is not None:
+            self.headers[theirs + "Elo"] = str(self.level.elo)
+
+    def _board(self, node):
+        """A board at `node`, with the history that leads there."""
+        board = new_board(self.variant, self.start_fen)
+        for move in node.moves():
+            board.push(move)
         return board
 
-    def _write(self, board, move):
-        if self.variant != "xiangqi":
-            return move
-        return notations.write(board, move, self.notation)
+    def _touch(self, *nodes):
+        self._dirty.update(node.id for node in nodes)
 
-    def _describe(self, board, move):
-        """A move's entry: its text, the position after it, and the facts."""
-        comment = None
-        if self.variant == "xiangqi":
-            comment = commentary.sentence(commentary.facts(board, move, self.notation), self.lang)
-        text = self._write(board, move)
-        pieces = sum(c.isalpha() for c in board.fen().split()[0])
-        board.push(move)
-        capture = sum(c.isalpha() for c in board.fen().split()[0]) < pieces
-        return Move(move, text, board.fen(), comment=comment, capture=capture)
+    def _add(self, parent, move, score=None, mate=None):
+        """The node for a legal `move` from `parent` (made if new; a new
+        one after existing children is a variation)."""
+        node, made = self.tree.add(parent, move)
+        if made:
+            describe(self.variant, self._board(parent), node, self.notation)
+            self._touch(parent, node)
+        if score is not None or mate is not None:
+            node.data.update(score=score, mate=mate)
+            self._touch(node)
+        return node
 
-    def _push(self, move, score=None, mate=None):
-        """Play a legal move at the cursor; later moves are dropped."""
-        board = self._board()
-        if move not in board.legal_moves():
-            raise Refused(f"illegal move {move!r} here")
-        del self.moves[self.cursor:]
-        entry = self._describe(board, move)
-        entry.score, entry.mate = score, mate
-        self.moves.append(entry)
-        self.cursor = len(self.moves)
-        self.annotated = None
-        self.result = self._judge(board)
+    def _result_at(self, node):
+        return node.data.get("result") or node.data.get("end")
 
-    def _judge(self, board):
-        """The result if the position on `board` ends the game."""
-        if self.variant == "xiangqi":
-            last_capture = max((i + 1 for i, m in enumerate(self.moves[:board.ply]) if m.capture),
-                               default=0)
-            verdict = referee.judge(board, referee.Rules(), last_capture)
-            return None if verdict is None else \
-                dict(zip(("result", "termination", "reason"), verdict))
-        outcome = board.outcome()
-        if outcome is None:
+    def _line_result(self, node):
+        """The result of the line through `node`: the first one on it."""
+        for step in [self.tree.root] + node.line():
+            result = self._result_at(step)
+            if result:
+                return result
+        return None
+
+    def _commentary(self, node):
+        """The book's commentary on the move into `node`, in the page's
+        notation and language (made when first shown)."""
+        if node.parent is None or self.variant != "xiangqi":
             return None
-        mover_first = board.turn == GAMES[self.variant]().turn
-        if outcome == 0:
-            return {"result": "1/2-1/2", "termination": "game over", "reason": "Draw"}
-        first_wins = (outcome > 0) == mover_first
-        # SIDE_NAMES is by FEN side (w, b), not by who moves first: in Dodgem
-        # Black ('b') moves first.
-        winner = board.turn if outcome > 0 else ("b" if board.turn == "w" else "w")
-        name = SIDE_NAMES[self.variant][0 if winner == "w" else 1]
-        return {"result": _result_for(first_wins), "termination": "game over",
-                "reason": f"{name} wins"}
-
-    def _replace_texts(self):
-        """Rewrite move texts and commentary in the current notation and language."""
-        board = self._board(0)
-        for entry in self.moves:
-            described = self._describe(board.copy(), entry.move)
-            entry.text = described.text
-            if self.annotated is None:
-                entry.comment = described.comment
-            board.push(entry.move)
-        if self.annotated is not None:
-            self._apply_annotation(self.annotated)
+        key = (self.notation, self.lang)
+        cached = node.data.get("says")
+        if cached is None or cached[0] != key:
+            board = self._board(node.parent)
+            cached = (key, commentary.sentence(commentary.facts(board, node.move, self.notation),
+                                               self.lang))
+            node.data["says"] = cached
+        return cached[1]
 
     # -- clocks ---------------------------------------------------------------
 
@@ -237,12 +176,11 @@ class Session:
         self.clock_since = None          # (side, monotonic start) of the running clock
 
     def _clock_side(self):
-        """The side whose clock runs: the side to move at the end of a game
-        in progress against the engine (browsing back does not stop it)."""
-        if self.clocks is None or self.result or self.engine_side is None:
+        """The side whose clock runs: the side to move where the game
+        against the engine goes on (browsing does not stop it)."""
+        if self.clocks is None or self.engine_side is None or self._result_at(self.play):
             return None
-        board = self._board(len(self.moves))
-        return None if board.is_game_over() else board.turn
+        return self._board(self.play).turn
 
     def _start_clock(self):
         side = self._clock_side()
@@ -250,9 +188,9 @@ class Session:
             return                       # it runs already
         self.clock_since = (side, time.monotonic()) if side else None
 
-    def _charge_clock(self):
+    def _charge_clock(self, increment=True):
         """Stop the running clock: take its time, add the increment. True
-        if its flag fell."""
+        if its flag fell (the game at `play` is then lost on time)."""
         if not self.clock_since or self.clocks is None:
             return False
         side, since = self.clock_since
@@ -261,10 +199,12 @@ class Session:
         if self.clocks[side] < -CLOCK_MARGIN:
             self.clocks[side] = 0.0
             loser = SIDE_NAMES[self.variant][0 if side == "w" else 1]
-            self.result = {"result": "0-1" if side == "w" else "1-0",
-                           "termination": "time forfeit", "reason": f"{loser} loses on time"}
+            self._end(self.play, {"result": "0-1" if side == "w" else "1-0",
+                                  "termination": "time forfeit",
+                                  "reason": f"{loser} loses on time"})
             return True
-        self.clocks[side] += self.level.inc
+        if increment:
+            self.clocks[side] += self.level.inc
         return False
 
     def _clock_view(self):
@@ -286,38 +226,71 @@ class Session:
             self.thinking = False
             await self._changed()
 
+    def _end(self, node, result):
+        node.data["result"] = result
+        self._touch(node)
+
     # -- state ----------------------------------------------------------------
 
+    def _node_view(self, node):
+        data = node.data
+        return {"id": node.id, "parent": None if node.parent is None else node.parent.id,
+                "move": node.move, "text": data.get("text"), "ply": data["ply"],
+                "fen": data["fen"], "children": [child.id for child in node.children],
+                "comment": node.comment, "note": data.get("note"),
+                "mark": data.get("amark") or node.mark, "score": data.get("score"),
+                "mate": data.get("mate"), "capture": data.get("capture", False),
+                "result": self._result_at(node)}
+
     def state(self):
-        board = self._board()
+        """The state message: the nodes changed since the last one (all of
+        them, with `reset`, after the game was replaced)."""
+        board = self._board(self.cursor)
         fen = board.fen()
-        grid = _grid(fen)
-        at_end = self.cursor == len(self.moves)
-        engine_turn = self.engine_side == board.turn and at_end
-        over = board.is_game_over() or (self.result is not None and at_end)
-        legal = [] if over or engine_turn or self.thinking else sorted(board.legal_moves())
+        grid = grid_of(fen)
+        engine_turn = self.engine_side == board.turn and self.cursor is self.play
+        over = self._result_at(self.cursor) is not None or board.is_game_over()
+        legal = [] if over or engine_turn or self.thinking or \
+            self.engine_side == board.turn else sorted(board.legal_moves())
         check = None
         if self.variant == "xiangqi" and board.in_check():
             king = "K" if board.turn == "w" else "k"
             for r, row in enumerate(grid):
                 if king in row:
                     check = f"{'abcdefghi'[row.index(king)]}{9 - r}"
-        saved = {"variant": self.variant, "start_fen": self.start_fen,
-                 "moves": [m.move for m in self.moves], "cursor": self.cursor,
-                 "mode": {"engine": self.engine_side, "level": self.level.as_dict()},
-                 "notation": self.notation, "lang": self.lang,
-                 "result": self.result if self.result and
-                 self.result["termination"] in ("resignation", "time forfeit", "agreement")
-                 else None}
-        return {"type": "state", "variant": self.variant, "files": len(grid[0]),
-                "ranks": len(grid), "start_fen": self.start_fen,
-                "moves": [dataclasses.asdict(m) for m in self.moves], "cursor": self.cursor,
-                "fen": fen, "turn": board.turn, "grid": grid, "legal": legal, "check": check,
-                "last": self.moves[self.cursor - 1].move if self.cursor else None,
-                "result": self.result, "mode": saved["mode"], "clocks": self._clock_view(),
-                "thinking": self.thinking, "analysing": self.analysing,
-                "multipv": self.multipv, "notation": self.notation, "lang": self.lang,
-                "engine_name": self.engine_name, "saved": saved}
+        if self._reset:
+            changed = list(self.tree.root.walk())
+        else:
+            changed = [self.tree.nodes[i] for i in sorted(self._dirty) if i in self.tree.nodes]
+        message = {"type": "state", "variant": self.variant, "files": len(grid[0]),
+                   "ranks": len(grid), "start_fen": self.start_fen, "reset": self._reset,
+                   "nodes": [self._node_view(node) for node in changed],
+                   "cursor": self.cursor.id, "ply": self.cursor.data["ply"],
+                   "play": self.play.id, "fen": fen, "turn": board.turn, "grid": grid,
+                   "legal": legal, "check": check, "last": self.cursor.move,
+                   "result": self._line_result(self.cursor),
+                   "commentary": self._commentary(self.cursor),
+                   "mode": {"engine": self.engine_side, "level": self.level.as_dict()},
+                   "clocks": self._clock_view(), "thinking": self.thinking,
+                   "analysing": self.analysing, "multipv": self.multipv,
+                   "notation": self.notation, "lang": self.lang, "player": self.player,
+                   "engine_name": self.engine_name, "headers": self.headers,
+                   "summary": self.summary, "can_undo_edit": self.tree.can_undo_edit,
+                   "can_reopen": self.previous is not None, "book": self._book_moves(board)}
+        self._dirty.clear()
+        self._reset = False
+        return message
+
+    def _book_moves(self, board):
+        """The opening book's moves for the shown position (the explorer)."""
+        book = opening_book() if self.variant == "xiangqi" else None
+        if book is None:
+            return []
+        moves = book.probe(board.fen(), board.legal_moves())
+        total = sum(m.weight for m in moves) or 1
+        return [{"move": m.move, "text": notations.write(board, m.move, self.notation),
+                 "weight": m.weight, "share": round(100 * m.weight / total, 1),
+                 "games": m.games, "score": m.score} for m in moves]
 
     async def _changed(self, game=True):
         """After a change: stop what the engine does that no longer applies,
@@ -330,7 +303,6 @@ class Session:
             self.thinking = False
         elif self.search_kind != "move":
             self._stop_search()
-        end = self._board(len(self.moves))
         if game:
             self._start_clock()
             if self.flag_task is not None:
@@ -339,12 +311,15 @@ class Session:
             if self.clock_since:
                 self._spawn(self._watch_flag(self.epoch))
                 self.flag_task = self._last_task
-            if not self.result and not end.is_game_over() and self.engine_side == end.turn:
+            play = self.play
+            if self.engine_side is not None and not self._result_at(play) and \
+                    self._board(play).turn == self.engine_side:
                 self.thinking = True
                 self._spawn(self._engine_move(self.epoch))
-        if self.analysing and not self.thinking and not self._board().is_game_over():
+        if self.analysing and not self.thinking and not self._result_at(self.cursor) and \
+                not self._board(self.cursor).is_game_over():
             self._spawn(self._analyse(self.epoch, self.view))
-        self.emit(self.state())
+        self.emit(STATE)
 
     def _spawn(self, coroutine):
         """Run a coroutine beside the message loop (searches take long: the
@@ -369,6 +344,10 @@ class Session:
         task.add_done_callback(self.tasks.discard)
         task.add_done_callback(lambda _: coroutine.close())   # cancelled before it started
         self._last_task = task
+
+    async def _chore(self, function, *args):
+        """Run pure work off the event loop (one at a time, in order)."""
+        return await self.loop.run_in_executor(self.chores, function, *args)
 
     # -- the engine -----------------------------------------------------------
 
@@ -447,9 +426,8 @@ class Session:
             return None
         return None if stale() else result
 
-    def _position(self, upto=None):
-        upto = self.cursor if upto is None else upto
-        return (self.start_fen, [m.move for m in self.moves[:upto]])
+    def _position(self, node):
+        return (self.start_fen, node.moves())
 
     def _limit(self):
         level = self.level
@@ -513,8 +491,9 @@ class Session:
             mate = None if mate is None else -mate
 
     async def _engine_move(self, epoch):
-        """The engine's move at the end of the game (whatever the page shows)."""
-        board = self._board(len(self.moves))
+        """The engine's move where the game goes on (whatever the page shows)."""
+        play = self.play
+        board = self._board(play)
         limit = self._limit()
         timeout = 24 * 3600.0            # nodes or depth: as long as it takes
         if self.level.kind == "clock":
@@ -522,7 +501,7 @@ class Session:
         elif self.level.kind == "movetime":
             timeout = self.level.value + 10.0
         stale = self._stale(epoch)
-        result = await self._search("move", stale, self._position(len(self.moves)), limit,
+        result = await self._search("move", stale, self._position(play), limit,
                                     on_info=self._info_handler(stale, board), timeout=timeout)
         if stale():
             return
@@ -536,24 +515,27 @@ class Session:
             return
         side = SIDE_NAMES[self.variant][0 if board.turn == "w" else 1]
         if result.move is None or result.move not in board.legal_moves():
-            self.result = {"result": "0-1" if board.turn == "w" else "1-0",
-                           "termination": "resignation" if result.move is None else "illegal move",
-                           "reason": f"{side} ({self.engine_name}) " +
-                           ("resigns" if result.move is None else
-                            f"played an illegal move {result.move}")}
+            self._end(play, {"result": "0-1" if board.turn == "w" else "1-0",
+                             "termination": "resignation" if result.move is None
+                             else "illegal move",
+                             "reason": f"{side} ({self.engine_name}) " +
+                             ("resigns" if result.move is None else
+                              f"played an illegal move {result.move}")})
         else:
             sign = 1 if board.turn == "w" else -1
             info = result.info
-            self.cursor = len(self.moves)
-            self._push(result.move,
-                       None if info.cp is None else sign * info.cp,
-                       None if info.mate is None else sign * info.mate)
+            follow = self.cursor is play
+            self.play = self._add(play, result.move,
+                                  None if info.cp is None else sign * info.cp,
+                                  None if info.mate is None else sign * info.mate)
+            if follow:                   # the page watched the game: it sees the reply
+                self.cursor = self.play
         await self._changed()
 
     async def _analyse(self, epoch, view):
-        board = self._board()
+        board = self._board(self.cursor)
         stale = self._stale(epoch, view)
-        await self._search("analysis", stale, self._position(), Limit(infinite=True),
+        await self._search("analysis", stale, self._position(self.cursor), Limit(infinite=True),
                            self.multipv, self._info_handler(stale, board))
 
     # -- messages -------------------------------------------------------------
@@ -570,14 +552,33 @@ class Session:
         except Refused as refusal:
             self.emit({"type": "error", "message": str(refusal)})
 
+    def _node(self, message, field="node"):
+        node_id = message.get(field)
+        if isinstance(node_id, bool) or not isinstance(node_id, int) or \
+                node_id not in self.tree.nodes:
+            raise Refused(f"{field} must be the id of a move of this game")
+        return self.tree.nodes[node_id]
+
     async def on_new(self, message):
         variant = message.get("variant", "xiangqi")
         if variant not in VARIANTS:
             raise Refused(f"variant must be one of {', '.join(VARIANTS)}")
         fen = message.get("fen")
-        if fen is not None and (not isinstance(fen, str) or len(fen) > 300):
-            raise Refused("fen must be a string (at most 300 characters)")
-        self._new_game(variant, fen.strip() if fen else None)
+        if fen is not None:
+            fen = text_field(fen, "fen", 300).strip()
+        tree = self._fresh_tree(variant, fen)
+        self._keep_previous()
+        self._set_game(variant, tree, {})
+        await self._changed()
+
+    async def on_reopen(self, message):
+        """Bring back the game that the last new game, set-up or import replaced."""
+        if self.previous is None:
+            raise Refused("no game to bring back")
+        variant, tree, headers, cursor, play, engine_side = self.previous
+        self._keep_previous()
+        self.engine_side = engine_side
+        self._set_game(variant, tree, headers, cursor, play)
         await self._changed()
 
     async def on_move(self, message):
@@ -586,74 +587,144 @@ class Session:
             raise Refused("move must be a short string such as h2e2")
         if self.thinking:
             raise Refused(f"{self.engine_name} is thinking: wait for its move or take back")
-        board = self._board()
-        if self.result and self.cursor == len(self.moves):
-            raise Refused(f"the game is over ({self.result['reason']})")
-        if self.engine_side is not None and self.cursor != len(self.moves):
-            raise Refused("in a game against the engine, moves are played at the end "
-                          "(go to the end, or take back)")
+        board = self._board(self.cursor)
+        result = self._result_at(self.cursor)
+        if result:
+            raise Refused(f"the game is over ({result['reason']})")
         if self.engine_side == board.turn:
             raise Refused("it is the engine's turn")
         if move not in board.legal_moves():
             raise Refused(f"illegal move {move!r} here")
-        if self._charge_clock():
+        if self.engine_side is not None and self.cursor is self.play and self._charge_clock():
             await self._changed()
             return
-        self._push(move)
+        self.cursor = self.play = self._add(self.cursor, move)
         await self._changed()
 
     async def on_undo(self, message):
+        """Take back: where the game goes on moves back (by default to the
+        player's last turn); the moves stay in the tree."""
         plies = message.get("plies")
-        self.cursor = len(self.moves)        # a take-back starts from the end of the game
+        node = self.play
+        if self.engine_side is not None and node.data.get("result"):
+            plies = 0 if plies is None else plies    # a resignation or a flag is taken back first
+            self._end(node, None)
         if plies is None:
-            board = self._board()
-            plies = 2 if self.engine_side is not None and board.turn != self.engine_side \
+            turn = self._board(node).turn
+            plies = 2 if self.engine_side is not None and turn != self.engine_side \
                 and not self.thinking else 1
-            if self.result and self.result["termination"] in ("resignation", "time forfeit",
-                                                               "agreement"):
-                plies = 0
         else:
-            plies = int(_number(plies, "plies", 1, MAX_MOVES))
+            plies = int(number(plies, "plies", 0, MAX_MOVES))
+        for _ in range(plies):
+            if node.parent is None:
+                break
+            node = node.parent
         self.thinking = False
-        self.cursor = max(0, self.cursor - plies)
-        del self.moves[self.cursor:]
-        self.result = None
-        self.annotated = None
+        self.cursor = self.play = node
         await self._changed()
 
     async def on_goto(self, message):
-        self.cursor = int(_number(message.get("ply"), "ply", 0, len(self.moves)))
+        if "node" in message:
+            self.cursor = self._node(message)
+        else:
+            line = [self.tree.root] + self.cursor.line()
+            self.cursor = line[int(number(message.get("ply"), "ply", 0, len(line) - 1))]
         await self._changed(game=False)
+
+    async def on_promote(self, message):
+        if not self.tree.promote(self._node(message)):
+            raise Refused("that move is on the main line already")
+        self._touch(*self._branch_points())
+        await self._changed(game=False)
+
+    async def on_delete(self, message):
+        node = self._node(message)
+        if node.parent is None:
+            raise Refused("the start position cannot be deleted")
+        inside = {n.id for n in node.walk()}
+        parent = self.tree.delete(node)
+        self._touch(parent)
+        if self.cursor.id in inside:
+            self.cursor = parent
+        if self.play.id in inside:       # the game went on in what was deleted
+            self.play = parent
+            await self._changed()
+            return
+        await self._changed(game=False)
+
+    async def on_undo_edit(self, message):
+        node = self.tree.undo_edit()
+        if node is None:
+            raise Refused("nothing to take back (or its place is gone)")
+        self._touch(*self._branch_points())
+        await self._changed(game=False)
+
+    def _branch_points(self):
+        """Every node with variations: their order may have changed."""
+        return [node for node in self.tree.nodes.values() if len(node.children) > 1] + \
+            [node.parent for node in self.tree.nodes.values()
+             if node.parent is not None and len(node.parent.children) == 1]
+
+    async def on_comment(self, message):
+        node = self._node(message)
+        text = text_field(message.get("text", ""), "text", MAX_TEXT).strip()
+        node.comment = text or None
+        self._touch(node)
+        self.emit(STATE)
+
+    async def on_headers(self, message):
+        headers = message.get("headers")
+        if not isinstance(headers, dict) or len(headers) > len(HEADER_NAMES):
+            raise Refused("headers must be an object of PGN tags")
+        for name, value in headers.items():
+            if name not in HEADER_NAMES:
+                raise Refused(f"headers: {name[:40]!r} is not one of {', '.join(HEADER_NAMES)}")
+            value = text_field(value, f"headers: {name}", 200).strip()
+            if name == "Result" and value not in records.RESULTS + ("",):
+                raise Refused(f"headers: Result must be one of {', '.join(records.RESULTS)}")
+            if any(ch in value for ch in '\n\r"\\'):
+                raise Refused(f"headers: {name} may not hold quotes, backslashes or new lines")
+        for name, value in headers.items():
+            if value.strip():
+                self.headers[name] = value.strip()
+            else:
+                self.headers.pop(name, None)
+        self.emit(STATE)
 
     async def on_mode(self, message):
         engine = message.get("engine")
         if engine not in ("w", "b", None):
             raise Refused("engine must be w, b or null")
         level = Level.parse(message["level"]) if "level" in message else self.level
+        if engine is not None and self.engine_side is None:
+            self.play = self.cursor      # a game against the engine starts from the board shown
         self.engine_side, self.thinking = engine, False
         if level != self.level or level.kind == "clock":
             self.level = level
             self._reset_clocks()
+        self._name_players()
         await self._changed()
 
     async def on_go(self, message):
-        board = self._board()
-        if self.result or board.is_game_over():
+        """The engine moves now, from the position shown; nothing is deleted:
+        its move starts a variation there if the game went on otherwise."""
+        board = self._board(self.cursor)
+        if self._result_at(self.cursor) or board.is_game_over():
             raise Refused("the game is over")
-        del self.moves[self.cursor:]
-        self.engine_side = board.turn
+        self.engine_side, self.play = board.turn, self.cursor
+        self._name_players()
         await self._changed()
 
     async def on_analyse(self, message):
         on = message.get("on", not self.analysing)
         if not isinstance(on, bool):
             raise Refused("on must be true or false")
-        self.multipv = int(_number(message.get("multipv", self.multipv), "multipv", 1, 5))
+        self.multipv = int(number(message.get("multipv", self.multipv), "multipv", 1, 5))
         self.analysing = on
         await self._changed(game=False)
 
     async def on_hint(self, message):
-        board = self._board()
+        board = self._board(self.cursor)
         if board.is_game_over():
             raise Refused("the game is over: no move to hint")
         if self.thinking:
@@ -667,7 +738,7 @@ class Session:
         source = "last search"
         if known is None:
             stale = self._stale(self.epoch, self.view)
-            result = await self._search("hint", stale, self._position(), HINT_LIMIT,
+            result = await self._search("hint", stale, self._position(self.cursor), HINT_LIMIT,
                                         on_info=self._info_handler(stale, board))
             if stale():
                 return
@@ -686,40 +757,38 @@ class Session:
     def _user_side(self):
         if self.engine_side is None:
             raise Refused("resign and draw offers are for a game against the engine")
+        if self._result_at(self.play):
+            raise Refused("the game is over")
         return "b" if self.engine_side == "w" else "w"
 
     async def on_resign(self, message):
         side = self._user_side()
-        if self.result:
-            raise Refused("the game is over")
-        self.cursor = len(self.moves)
+        self._charge_clock(increment=False)
         name = SIDE_NAMES[self.variant][0 if side == "w" else 1]
-        self.result = {"result": "0-1" if side == "w" else "1-0", "termination": "resignation",
-                       "reason": f"{name} resigns"}
-        self.thinking = False
+        self._end(self.play, {"result": "0-1" if side == "w" else "1-0",
+                              "termination": "resignation", "reason": f"{name} resigns"})
+        self.cursor, self.thinking = self.play, False
         await self._changed()
 
     async def on_draw(self, message):
         side = self._user_side()
-        if self.result:
-            raise Refused("the game is over")
         if self.thinking:
             raise Refused(f"offer the draw on your own move, not while {self.engine_name} thinks")
-        board = self._board(len(self.moves))
+        board = self._board(self.play)
         if board.turn != side:
             raise Refused("offer the draw on your own move")
         known = self.lines.get(board.fen())
-        if known is None and self.analysing and self.cursor != len(self.moves):
+        if known is None and self.analysing and self.cursor is not self.play:
             raise Refused("go to the end of the game to offer a draw")
         if known is None and self.analysing:
             raise Refused("the analysis has no line yet: offer again in a moment")
         self._spawn(self._draw(board, known))
 
     async def _draw(self, board, known):
-        epoch = self.epoch
+        epoch, play = self.epoch, self.play
         if known is None:
             stale = self._stale(epoch)
-            await self._search("hint", stale, self._position(len(self.moves)), HINT_LIMIT,
+            await self._search("hint", stale, self._position(play), HINT_LIMIT,
                                on_info=self._info_handler(stale, board))
             known = self.lines.get(board.fen())
             if stale():
@@ -731,28 +800,46 @@ class Session:
         if engine_cp > DRAW_ACCEPT_CP:
             self.emit({"type": "notice", "text": f"{self.engine_name} declines the draw"})
             return
-        self.cursor = len(self.moves)
-        self.result = {"result": "1/2-1/2", "termination": "agreement",
-                       "reason": "Draw by agreement"}
+        self._charge_clock(increment=False)    # the time spent on the offer stays spent
+        self._end(play, {"result": "1/2-1/2", "termination": "agreement",
+                         "reason": "Draw by agreement"})
+        self.cursor = play
         await self._changed()
 
     async def on_settings(self, message):
         notation = message.get("notation", self.notation)
         lang = message.get("lang", self.lang)
+        player = message.get("player", self.player)
         if notation not in NOTATIONS:
             raise Refused(f"notation must be one of {', '.join(NOTATIONS)}")
         if lang not in LANGS:
             raise Refused(f"lang must be one of {', '.join(LANGS)}")
-        if (notation, lang) != (self.notation, self.lang):
-            self.notation, self.lang = notation, lang
-            self._replace_texts()
-        self.emit(self.state())
+        player = text_field(player, "player", 60).strip() or "Player"
+        if any(ch in player for ch in '\n\r"\\'):
+            raise Refused("player may not hold quotes, backslashes or new lines")
+        if player != self.player:
+            self.player = player
+            self._name_players()
+        if notation != self.notation and self.variant == "xiangqi":
+            self.notation = notation
+            tree = self.tree
+            written = await self._chore(texts, self.variant, tree, notation)
+            if tree is self.tree and notation == self.notation:
+                for node_id, text in written.items():
+                    node = tree.nodes.get(node_id)
+                    if node is not None:
+                        node.data["text"] = text
+                self._reset = True       # every move's text changed
+        self.notation = notation
+        if lang != self.lang:
+            self.lang = lang
+            if self.annotation is not None:
+                self._apply_annotation(*self.annotation)
+        self.emit(STATE)
 
     async def on_import(self, message):
         text, data = message.get("text"), message.get("data")
-        name = message.get("name", "game.pgn")
-        if not isinstance(name, str) or len(name) > 200:
-            raise Refused("name must be a short string")
+        name = text_field(message.get("name", "game.pgn"), "name")
         if data is not None:
             if not isinstance(data, str) or len(data) > MAX_IMPORT * 4 // 3 + 4:
                 raise Refused(f"data must be base64 of at most {MAX_IMPORT} bytes")
@@ -760,152 +847,165 @@ class Session:
                 raw = base64.b64decode(data, validate=True)
             except (binascii.Error, ValueError):
                 raise Refused("data is not valid base64") from None
-            found, problems = records.read_bytes(raw, name)
+            job = (records.read_bytes, raw, name)
         elif isinstance(text, str) and len(text) <= MAX_IMPORT:
             stripped = text.strip()
             if not stripped:
                 raise Refused("nothing to import")
             single = "\n" not in stripped and "[" not in stripped and "/" in stripped
-            found, problems = records.read_fen_lines(stripped) if single \
-                else records.read_pgn(stripped)
+            job = (records.read_fen_lines, stripped) if single else (records.read_pgn, stripped)
         else:
             raise Refused(f"import needs text or data (at most {MAX_IMPORT} bytes)")
-        if not found:
+        record, count, problems = await self._chore(first_game, job, self.notation)
+        if record is None:
             reason = str(problems[0]) if problems else "no game or position found"
             raise Refused(f"cannot import: {reason}")
-        record = found[0]
-        if len(record.moves) > MAX_MOVES:
-            raise Refused(f"cannot import a game of more than {MAX_MOVES} moves")
-        self._new_game("xiangqi", record.fen)
-        for move, comment in zip(record.moves, record.comments + [None] * len(record.moves)):
-            self._push(move)
-            if comment:
-                self.moves[-1].comment = comment
+        tree, tags = record
+        self._keep_previous()
         self.engine_side = None          # an imported game is for study: the engine waits
-        if len(found) > 1:
-            self.emit({"type": "notice", "text": f"{len(found)} games in the file: "
-                       f"the first ({record.title()}) is loaded"})
+        self._set_game("xiangqi", tree, tags)
+        self.cursor = self.play = tree.root.tip()
+        if count > 1:
+            self.emit({"type": "notice", "text": f"{count} games in the file: the first "
+                       f"({tags.get('White', '?')} - {tags.get('Black', '?')}) is loaded"})
+        dropped = [p for p in problems if p.game == 1]
+        if dropped:
+            self.emit({"type": "notice", "text": "; ".join(str(p) for p in dropped[:3])})
         await self._changed()
 
     async def on_export(self, message):
+        """The game as PGN: its headers, its own comments, its variations;
+        the annotation's comments too when `annotations` is true."""
         if self.variant != "xiangqi":
             self.emit({"type": "pgn", "name": f"{self.variant}.txt", "text": self._small_record()})
             return
-        engine = self.engine_name if self.level.elo is None else \
-            f"{self.engine_name} (level {self.level.elo})"
-        tags = {"Event": "tuong-web game", "Site": "tuong-web",
-                "Date": time.strftime("%Y.%m.%d"),
-                "White": engine if self.engine_side == "w" else "Player",
-                "Black": engine if self.engine_side == "b" else "Player"}
-        if self.engine_side in ("w", "b") and self.level.elo is not None:
-            tags["WhiteElo" if self.engine_side == "w" else "BlackElo"] = str(self.level.elo)
+        with_notes = message.get("annotations", False)
+        if not isinstance(with_notes, bool):
+            raise Refused("annotations must be true or false")
+        self.emit({"type": "pgn", "name": "tuong-game.pgn", "text": self.pgn(with_notes)})
+
+    def pgn(self, with_notes=False):
+        tags = {"Event": "?", "Site": "?", "Date": time.strftime("%Y.%m.%d"), "Round": "?",
+                "White": "?", "Black": "?"}
+        tags.update(self.headers)
         if self.start_fen != GAMES["xiangqi"]().fen():
             tags.update({"SetUp": "1", "FEN": self.start_fen})
-        if self.result:
-            tags["Termination"] = self.result["reason"]
-        record = records.Record(tags, [m.move for m in self.moves],
-                                [m.comment for m in self.moves],
-                                self.result["result"] if self.result else "*")
+        main = self.tree.main_line()
+        result = self._line_result(self.tree.root)
+        if result:
+            tags["Termination"] = result["reason"]
+        export = GameTree(self.start_fen)     # the game's own words, or with the annotation's
+        export.root.comment = self.tree.root.comment
+        copy_tree(self.tree.root, export, export.root, with_notes)
+        record = records.Record(tags, [n.move for n in main], [n.comment for n in main],
+                                result["result"] if result else tags.get("Result", "*"),
+                                tree=export)
         writable = self.notation if self.notation != "coords" else "iccs"
-        text = records.format_pgn(record, writable, marks=[m.mark for m in self.moves])
-        self.emit({"type": "pgn", "name": "tuong-game.pgn", "text": text})
+        return records.format_pgn(record, writable)
 
     def _small_record(self):
+        result = self._line_result(self.tree.root)
         lines = [f'[Variant "{self.variant}"]', f'[FEN "{self.start_fen}"]',
-                 f'[Result "{self.result["result"] if self.result else "*"}"]', ""]
-        lines.append(" ".join(m.move for m in self.moves))
+                 f'[Result "{result["result"] if result else "*"}"]', ""]
+        lines.append(" ".join(n.move for n in self.tree.main_line()))
         return "\n".join(lines) + "\n"
 
     async def on_restore(self, message):
         game = message.get("game")
         if not isinstance(game, dict):
             raise Refused("restore needs a game object")
-        variant, moves = game.get("variant"), game.get("moves", [])
+        variant = game.get("variant")
         if variant not in VARIANTS:
             raise Refused("restore: unknown variant")
-        if not isinstance(moves, list) or len(moves) > MAX_MOVES or \
-                not all(isinstance(m, str) and len(m) <= 8 for m in moves):
-            raise Refused("restore: moves must be a list of moves")
         fen = game.get("start_fen")
-        if fen is not None and (not isinstance(fen, str) or len(fen) > 300):
-            raise Refused("restore: bad start_fen")
+        if fen is not None:
+            text_field(fen, "restore: start_fen", 300)
         mode = game.get("mode") if isinstance(game.get("mode"), dict) else {}
         engine = mode.get("engine")
         level = Level.parse(mode["level"]) if "level" in mode else self.level
         notation, lang = game.get("notation", "wxf"), game.get("lang", "en")
         if engine not in ("w", "b", None) or notation not in NOTATIONS or lang not in LANGS:
             raise Refused("restore: bad mode or settings")
-        try:                                 # the whole game is replayed before it is taken
-            board = GAMES[variant](fen) if fen else GAMES[variant]()
-            for move in moves:
-                if move not in board.legal_moves():
-                    raise Refused(f"restore: illegal move {move!r}")
-                board.push(move)
-        except (ValueError, TypeError) as error:
-            raise Refused(f"restore: {error}") from None
-        cursor = int(_number(game.get("cursor", len(moves)), "cursor", 0, len(moves)))
-        self.notation, self.lang, self.level = notation, lang, level
-        self._new_game(variant, fen)
-        for move in moves:
-            self._push(move)
-        self.cursor = cursor
-        result = game.get("result")
-        if isinstance(result, dict) and result.get("result") in records.RESULTS and \
-                result.get("termination") in ("resignation", "time forfeit", "agreement"):
-            self.result = {k: str(result.get(k, ""))[:200]
-                           for k in ("result", "termination", "reason")}
-        self.engine_side = engine
+        headers = game.get("headers", {})
+        if not isinstance(headers, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) and len(v) <= 200
+                for k, v in headers.items()):
+            raise Refused("restore: headers must be an object of strings")
+        tree, made = tree_from_saved(game)
+        cursor = int(number(game.get("cursor", len(made) - 1), "cursor", 0, len(made) - 1))
+        play = int(number(game.get("play", cursor), "play", 0, len(made) - 1))
+        if "nodes" not in game and "cursor" in game:      # the older form: a ply of the line
+            cursor = play = len(made) - 1 if game.get("result") else cursor
+        await self._chore(fill, variant, tree, notation)   # Refused on an illegal move
+        self.notation, self.lang, self.level, self.engine_side = notation, lang, level, engine
+        self._set_game(variant, tree, headers, made[cursor], made[play])
+        if isinstance(game.get("result"), dict) and "nodes" not in game:
+            self._end(made[-1], manual_result(game["result"]))
+        self.previous = None             # a restore is the same page coming back
         await self._changed()
 
     async def on_annotate(self, message):
         if self.variant != "xiangqi":
             raise Refused("annotation is for Xiangqi games")
-        if not self.moves:
+        line = self.cursor.line()
+        if not line:
             raise Refused("no moves to annotate")
-        movetime = _number(message.get("movetime", 0.1), "movetime", 0.05, 5)
-        self.analysing, self.engine_side, self.thinking = False, None, False
-        await self._changed()
-        self._spawn(self._annotate(movetime))
+        if self.engine_side is not None and not self._result_at(self.play):
+            raise Refused(f"{self.engine_name} is playing this game: finish it, or choose "
+                          f"'{self.engine_name} plays nobody', then annotate")
+        movetime = number(message.get("movetime", 0.1), "movetime", 0.05, 5)
+        self.analysing = False
+        await self._changed(game=False)
+        self._spawn(self._annotate(line, movetime))
 
-    async def _annotate(self, movetime):
-        stale, total = self._stale(self.epoch), len(self.moves) + 1
+    async def _annotate(self, line, movetime):
+        stale, total = self._stale(self.epoch), len(line) + 1
         searches = {}
-        for ply in range(total):
-            board = self._board(ply)
+        for ply, node in enumerate([self.tree.root] + line):
+            board = self._board(node)
             if board.is_game_over():
                 searches[(0, ply)] = annotate.Search(("cp", 0), None, [])
                 continue
-            result = await self._search("annotation", stale, self._position(ply),
+            result = await self._search("annotation", stale, self._position(node),
                                         Limit(movetime=movetime),
                                         timeout=movetime * 4 + 10)
-            if result is None or stale():
+            if result is None or stale() or any(n.id not in self.tree.nodes for n in line):
                 return                   # the game changed, or the engine failed: stop
             info = result.info
             score = ("mate", info.mate) if info.mate is not None else ("cp", info.cp or 0)
             searches[(0, ply)] = annotate.Search(score, result.move, list(info.pv or []))
             self.emit({"type": "annotation", "done": ply + 1, "total": total})
-        summary = self._apply_annotation(searches)
-        self.annotated = searches
-        self.emit({"type": "annotation", "done": total, "total": total, "summary": summary})
-        self.emit(self.state())
+        self.annotation = ([n.id for n in line], searches)
+        self._apply_annotation(*self.annotation)
+        self.emit({"type": "annotation", "done": total, "total": total,
+                   "summary": self.summary})
+        self.emit(STATE)
 
-    def _apply_annotation(self, searches):
+    def _apply_annotation(self, ids, searches):
+        """Marks, scores and the annotation's comments on the annotated line,
+        in the page's language; the summary."""
+        line = [self.tree.nodes[i] for i in ids if i in self.tree.nodes]
+        if len(line) != len(ids):
+            self.annotation = self.summary = None
+            return
         tags = {"FEN": self.start_fen} if self.start_fen != GAMES["xiangqi"]().fen() else {}
-        tags.update({"White": "Red", "Black": "Black"})
-        record = records.Record(tags, [m.move for m in self.moves], [None] * len(self.moves))
+        tags.update({"White": self.headers.get("White", "Red"),
+                     "Black": self.headers.get("Black", "Black")})
+        record = records.Record(tags, [n.move for n in line], [None] * len(line))
         notes = annotate.annotate_game(record, searches, 0, self.notation, self.lang)
-        for entry, note, comment in zip(self.moves, notes,
-                                        annotate.comments_for(notes, self.lang)):
+        for node, note, comment in zip(line, notes, annotate.comments_for(notes, self.lang)):
             kind, value = note.score_after
-            entry.score = annotate.centipawns(note.score_after) if kind != "mate" else None
-            entry.mate = value if kind == "mate" else None
-            entry.mark, entry.comment = note.mark, comment
-        return annotate.summary(record, notes, self.lang)
+            node.data.update(score=annotate.centipawns(note.score_after)
+                             if kind != "mate" else None,
+                             mate=value if kind == "mate" else None,
+                             amark=note.mark, note=comment)
+            self._touch(node)
+        self.summary = annotate.summary(record, notes, self.lang)
 
     # -- the end ----------------------------------------------------------------
 
     async def close(self):
-        """Stop the search, end the engine and the worker (the page has gone)."""
+        """Stop the search, end the engine and the workers (the page has gone)."""
         self.closed = True
         self.epoch += 1
         self._stop_search()
@@ -921,3 +1021,4 @@ class Session:
             if self.engine is not None:
                 self.engine._kill()
         self.worker.shutdown(wait=False)
+        self.chores.shutdown(wait=False, cancel_futures=True)

@@ -13,8 +13,16 @@ const CHINESE = {
   R: '俥', N: '傌', B: '相', A: '仕', K: '帥', C: '炮', P: '兵',
   r: '車', n: '馬', b: '象', a: '士', k: '將', c: '砲', p: '卒',
 };
-// WXF letters (H horse, E elephant), as the default notation writes moves.
-const LETTERS = { R: 'R', N: 'H', B: 'E', A: 'A', K: 'K', C: 'C', P: 'P' };
+// Letter pieces follow the notation's letters: WXF's (H horse, E elephant),
+// or the Vietnamese federation's (X xe, M mã, T tượng, S sĩ, Tg tướng, P pháo,
+// B binh for Red's soldiers and C chốt for Black's).
+const LETTER_SETS = {
+  wxf: { R: 'R', N: 'H', B: 'E', A: 'A', K: 'K', C: 'C', P: 'P' },
+  vietnamese: { R: 'X', N: 'M', B: 'T', A: 'S', K: 'Tg', C: 'P', P: 'B', p: 'C' },
+};
+// The notation a language writes by default.
+const LANG_NOTATION = { en: 'wxf', vi: 'vietnamese', 'zh-Hans': 'chinese', 'zh-Hant': 'chinese' };
+const LANGS = ['en', 'vi', 'zh-Hans', 'zh-Hant'];
 const PIECE_NAMES = { R: 'chariot', N: 'horse', B: 'elephant', A: 'advisor', K: 'general', C: 'cannon', P: 'soldier' };
 const SIDE_NAMES = {
   xiangqi: { w: 'Red', b: 'Black' },
@@ -39,8 +47,16 @@ const app = {
   infos: {},                // multipv -> latest `info` for the shown position
   hint: null,               // the last `hint`, while its position is shown
   hintFen: null,
-  flipped: false,
+  flipped: load('tuong.flip', false),
   pieceStyle: load('tuong.pieces', 'chinese'),
+  lang: chooseLang(),
+  sound: load('tuong.sound', true),
+  theme: load('tuong.theme', 'light'),
+  player: load('tuong.player', ''),
+  nodes: new Map(),         // the game tree as the server sent it: id -> node
+  root: null,               // the start position's node id
+  library: null,            // pending: a game to keep in the library when its PGN comes
+  lastShown: null,          // {fen, id} last drawn, for sounds and animation
   selected: null,           // square of the picked-up piece
   drag: null,               // pointer drag in progress
   downSquare: null,         // square of a pointerdown that may become a click
@@ -55,7 +71,11 @@ const app = {
 };
 
 // What automated tests (and the curious) can read; kept up to date.
-window.tuong = { state: null, infos: app.infos, lastHint: null, lastPgn: null, send };
+window.tuong = {
+  state: null, infos: app.infos, lastHint: null, lastPgn: null, send,
+  nodes: () => [...app.nodes.entries()], root: () => app.root,
+  saved: () => (app.state ? savedGame(app.state) : null),
+};
 
 // ---------------------------------------------------------------- small helpers
 
@@ -112,7 +132,52 @@ function moveSquares(move) {
 
 function sideName(side, variant) {
   const names = SIDE_NAMES[variant || (app.state && app.state.variant) || 'xiangqi'];
-  return names[side] || side;
+  return t(names[side] || side);
+}
+
+// The interface's words (i18n.js holds the dictionaries, keyed by the English text).
+function chooseLang() {
+  const kept = load('tuong.lang', null);
+  if (LANGS.includes(kept)) return kept;
+  for (const wanted of navigator.languages || [navigator.language || 'en']) {
+    const code = String(wanted).toLowerCase();
+    if (code.startsWith('vi')) return 'vi';
+    if (/^zh-(tw|hk|mo)|^zh-hant/.test(code)) return 'zh-Hant';
+    if (code.startsWith('zh')) return 'zh-Hans';
+    if (code.startsWith('en')) return 'en';
+  }
+  return 'en';
+}
+
+function t(text, values = null) {
+  const table = (window.TUONG_I18N || {})[app.lang] || {};
+  let out = table[text] || text;
+  if (values) for (const [key, value] of Object.entries(values)) out = out.split(`{${key}}`).join(value);
+  return out;
+}
+
+// Translate the page's fixed words: every text node, title, placeholder and
+// aria-label whose English is in the dictionary (the English is kept aside).
+const englishOf = new WeakMap();
+function translatePage() {
+  document.documentElement.lang = app.lang;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement && node.parentElement.closest('svg, #movelist, #analysis-lines, #summary, textarea, .dynamic')) continue;
+    const english = englishOf.get(node) || node.nodeValue.trim();
+    if (!english) continue;
+    englishOf.set(node, english);
+    const lead = node.nodeValue.match(/^\s*/)[0], tail = node.nodeValue.match(/\s*$/)[0];
+    node.nodeValue = lead + t(english) + tail;
+  }
+  for (const el of document.querySelectorAll('[title], [placeholder], [aria-label]')) {
+    for (const attr of ['title', 'placeholder', 'aria-label']) {
+      if (!el.hasAttribute(attr)) continue;
+      const key = `data-en-${attr}`;
+      if (!el.hasAttribute(key)) el.setAttribute(key, el.getAttribute(attr));
+      el.setAttribute(attr, t(el.getAttribute(key)));
+    }
+  }
 }
 
 function fenSide(fen) {
@@ -122,6 +187,8 @@ function fenSide(fen) {
 function formatScore(score, mate) {
   if (mate !== null && mate !== undefined) return (mate > 0 ? '+M' : mate < 0 ? '-M' : 'M') + Math.abs(mate);
   if (score === null || score === undefined) return '';
+  // The small games score a won position from 10,000 up: a win, not pawns.
+  if (Math.abs(score) >= 10000) return score > 0 ? '1-0' : '0-1';
   const pawns = score / 100;
   return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
 }
@@ -169,9 +236,13 @@ function connect() {
   ws.addEventListener('open', () => {
     app.connected = true;
     app.retryDelay = 500;
-    // Bring back the game of before the reload (the server checks it).
-    const saved = load('tuong.game');
-    if (saved) sendRaw({ type: 'restore', game: saved });
+    // Bring back the game a link names, else the game of before the reload
+    // (the server checks it); then the page's settings.
+    const linked = app.linkUsed ? null : linkedGame();
+    const saved = linked || load('tuong.game');
+    if (linked) app.linkUsed = true;
+    if (saved) sendRaw({ type: 'restore', game: { ...saved, lang: app.lang } });
+    sendSettings();
     renderStatus();
   });
   ws.addEventListener('message', (event) => {
@@ -219,10 +290,12 @@ function dispatch(message) {
 
 function onState(st) {
   const prev = app.state;
+  takeNodes(st);
+  st.moves = lineOf(st.cursor);        // the shown line: its moves to the cursor, then on
   app.state = st;
   window.tuong.state = st;
   setError('');
-  if (st.saved) store('tuong.game', st.saved);
+  store('tuong.game', savedGame(st));
 
   const moved = !prev || prev.fen !== st.fen || prev.cursor !== st.cursor || prev.variant !== st.variant;
   if (moved) {
@@ -238,14 +311,70 @@ function onState(st) {
   // A FEN from the editor was accepted: the new game is on the board.
   if (app.setup && app.setup.pending) leaveSetup(false);
   syncControls(st);
+  const stepped = moved && prev && prev.variant === st.variant && st.last &&
+    app.nodes.get(st.cursor) && app.nodes.get(st.cursor).parent === prev.cursor;
   renderAll();
+  if (stepped) {
+    animateMove(st.last);
+    playSound(st.check ? 'check' : app.nodes.get(st.cursor).capture ? 'capture' : 'move');
+  }
+}
+
+// ---------------------------------------------------------------- the game tree
+
+// The nodes a state carries are new or changed ones (all of them after `reset`).
+function takeNodes(st) {
+  if (st.reset) app.nodes = new Map();
+  for (const node of st.nodes || []) {
+    app.nodes.set(node.id, node);
+    if (node.parent === null) app.root = node.id;
+  }
+}
+
+// The line through a node: the moves that lead to it, then first children.
+function lineOf(id) {
+  const path = [];
+  let node = app.nodes.get(id);
+  const start = node;
+  while (node && node.parent !== null) {
+    path.push(node);
+    node = app.nodes.get(node.parent);
+  }
+  path.reverse();
+  node = start;
+  while (node && node.children.length) {
+    node = app.nodes.get(node.children[0]);
+    if (node) path.push(node);
+  }
+  return path;
+}
+
+// The game as the page keeps it (localStorage, the library, `restore`):
+// nodes in order, each [parent index, move, comment, mark, result].
+const MANUAL_ENDS = ['resignation', 'time forfeit', 'agreement', 'illegal move'];
+function savedGame(st) {
+  const order = [], index = new Map(), stack = [app.root];
+  while (stack.length) {
+    const node = app.nodes.get(stack.pop());
+    if (!node) continue;
+    index.set(node.id, order.length);
+    order.push(node);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+  const manual = (r) => (r && MANUAL_ENDS.includes(r.termination) ? r : null);
+  return {
+    variant: st.variant, start_fen: st.start_fen,
+    nodes: order.slice(1).map((n) => [index.get(n.parent), n.move, n.comment, n.mark, manual(n.result)]),
+    cursor: index.get(st.cursor) || 0, play: index.get(st.play) || 0,
+    mode: st.mode, notation: st.notation, lang: st.lang, headers: st.headers,
+  };
 }
 
 function onInfo(info) {
   const st = app.state;
   if (!st) return;
   // Lines of another position (a late line after a move) are dropped.
-  if (info.fen ? info.fen !== st.fen : (info.ply != null && info.ply !== st.cursor)) return;
+  if (info.fen ? info.fen !== st.fen : (info.ply != null && info.ply !== st.ply)) return;
   app.infos[info.multipv || 1] = info;
   schedule(renderAnalysis, renderArrows, renderEvalBar);
 }
@@ -254,23 +383,28 @@ function onHint(hint) {
   app.hint = hint;
   app.hintFen = app.state ? app.state.fen : null;
   window.tuong.lastHint = hint;
-  const source = hint.source === 'new search' ? 'a new search' : 'the last search';
+  const source = hint.source === 'new search' ? t('a new search') : t('the last search');
   const box = $('#hint-text');
-  box.textContent = `Hint: ${hint.line || (hint.pv || [hint.move]).join(' ')} (from ${source})`;
+  box.textContent = t('Hint: {line} (from {source})', { line: hint.line || (hint.pv || [hint.move]).join(' '), source });
   box.title = formatScore(hint.score, hint.mate);
   renderArrows();
 }
 
 function onPgn(message) {
   window.tuong.lastPgn = message.text;
+  if (app.library) {                 // asked for to keep the game, not to download it
+    keepInLibrary(app.library, message.text || '');
+    app.library = null;
+    return;
+  }
   download(message.text || '', message.name || 'tuong-game.pgn');
 }
 
 function onAnnotation(message) {
   const done = message.done || 0, total = message.total || 0;
   const finished = total > 0 && done >= total;
-  $('#annotation-progress').textContent = finished ? `annotated ${total} positions` : `annotating ${done} / ${total}`;
-  if (message.summary !== undefined) renderSummary(message.summary);
+  $('#annotation-progress').textContent = finished ? t('annotated {n} positions', { n: total })
+    : t('annotating {done} / {total}', { done, total });
 }
 
 function onNotice(message) {
@@ -417,7 +551,8 @@ function gridToPlacement(grid) {
 // board's shape (game, size, flip, piece style) rebuilds everything.
 function renderBoard() {
   const geo = geometry();
-  const key = [geo.kind, geo.variant || '', geo.files, geo.ranks, app.flipped, app.pieceStyle].join('|');
+  const key = [geo.kind, geo.variant || '', geo.files, geo.ranks, app.flipped, app.pieceStyle,
+    app.state ? app.state.notation : '', app.lang].join('|');
   if (key !== app.boardKey) {
     app.boardKey = key;
     app.geo = geo;
@@ -520,9 +655,10 @@ function drawXiangqiLines(layer, geo) {
 
 function drawPositionMark(layer, geo, f, r) {
   const { x, y } = geo.xy(f, r), gap = 5, len = 10;
+  const left = geo.xy(0, r).x < geo.xy(8, r).x ? 0 : 8;     // the file drawn on the left
   for (const dx of [-1, 1]) {
-    // On the board's edge only the inner half is drawn.
-    if ((f === 0 && dx < 0) || (f === 8 && dx > 0)) continue;
+    // On the board's edge only the inner half is drawn (whichever way up).
+    if ((f === left && dx < 0) || (f === 8 - left && dx > 0)) continue;
     for (const dy of [-1, 1]) {
       const cx = x + dx * gap, cy = y + dy * gap;
       svg('path', { class: 'pos-mark', d: `M ${cx + dx * len} ${cy} H ${cx} V ${cy + dy * len}` }, layer);
@@ -553,7 +689,7 @@ function createPoint(name, exit) {
   } else if (!exit) {
     svg('rect', { class: 'hit', x: -C / 2, y: -C / 2, width: C, height: C }, g);
   } else {
-    svg('title', {}, g, 'Leave the board');
+    svg('title', {}, g, t('Leave the board'));
     svg('rect', { class: 'hit', x: -C * 0.42, y: -C * 0.42, width: C * 0.84, height: C * 0.84, rx: 10 }, g);
     // A chevron pointing off the board, the way the car leaves.
     let angle = p.r > geo.ranks ? -90 : 0;
@@ -603,17 +739,25 @@ function updatePoint(name, letter, marks, exit) {
   return g;
 }
 
+// A piece's letter in the notation shown (WXF's for the notations without letters).
+function pieceLetter(letter) {
+  const notation = app.state ? app.state.notation : 'wxf';
+  const set = LETTER_SETS[notation] || LETTER_SETS.wxf;
+  return (letter === 'p' && set.p) || set[letter.toUpperCase()] || letter.toUpperCase();
+}
+
 function drawXiangqiPiece(parent, letter, C) {
   const red = letter === letter.toUpperCase();
   const upper = letter.toUpperCase();
   const R = C * 0.45;
   const g = svg('g', { class: `piece ${red ? 'red' : 'black'}`, 'data-piece': letter }, parent);
-  svg('title', {}, g, `${red ? 'Red' : 'Black'} ${PIECE_NAMES[upper] || upper}`);
+  svg('title', {}, g, `${t(red ? 'Red' : 'Black')} ${t(PIECE_NAMES[upper] || upper)}`);
   svg('circle', { class: 'piece-shadow', cx: 1.5, cy: 2.5, r: R }, g);
   svg('circle', { class: 'piece-body', r: R }, g);
   svg('circle', { class: 'piece-ring', r: R - 4.5 }, g);
   if (app.pieceStyle === 'letters') {
-    svg('text', { class: 'piece-text letter', y: 1 }, g, LETTERS[upper] || upper);
+    const text = pieceLetter(letter);
+    svg('text', { class: `piece-text letter${text.length > 1 ? ' two' : ''}`, y: 1 }, g, text);
   } else {
     svg('text', { class: 'piece-text', y: 1 }, g, CHINESE[letter] || letter);
   }
@@ -791,6 +935,7 @@ function dropPiece(event, drag) {
     // Leave the piece where it was dropped until the new state redraws the board.
     const p = parseSquare(target), at = app.geo.xy(p.f, p.r);
     drag.el.setAttribute('transform', `translate(${at.x} ${at.y})`);
+    app.justDropped = move;          // it is where it goes: no slide
     sendMove(move, false);
   } else {
     // Back to its square, still picked up.
@@ -899,7 +1044,7 @@ function buildPalette() {
       continue;
     }
     const red = letter === letter.toUpperCase();
-    const label = app.pieceStyle === 'letters' ? LETTERS[letter.toUpperCase()] : CHINESE[letter];
+    const label = app.pieceStyle === 'letters' ? pieceLetter(letter) : CHINESE[letter];
     html('button', {
       type: 'button', class: `pal-piece ${red ? 'red' : 'black'}${app.pieceStyle === 'letters' ? ' letters' : ''}`,
       'data-piece': letter, title: `${red ? 'Red' : 'Black'} ${PIECE_NAMES[letter.toUpperCase()]}`, 'aria-pressed': 'false',
@@ -948,8 +1093,8 @@ function setupFen() {
 
 function setupDone() {
   if (!app.setup) return;
-  app.setup.pending = true;    // leave the editor when the server's state comes
-  send({ type: 'new', variant: 'xiangqi', fen: setupFen() });
+  replaceGame({ type: 'new', variant: 'xiangqi', fen: setupFen() }, 'Play from this position? The game on the board goes to the library.');
+  if (app.setup) app.setup.pending = true;    // leave the editor when the server's state comes
 }
 
 // ---------------------------------------------------------------- panel rendering
@@ -968,21 +1113,34 @@ function renderAll() {
 function statusText() {
   const st = app.state;
   if (!app.connected) {
-    if (!app.retryAt) return { text: 'Connecting...', cls: 'offline' };
+    if (!app.retryAt) return { text: t('Connecting...'), cls: 'offline' };
     const wait = Math.max(0, Math.ceil((app.retryAt - performance.now()) / 1000));
-    return { text: `Disconnected: reconnecting${wait ? ` in ${wait} s` : '...'}`, cls: 'offline' };
+    return { text: wait ? t('Disconnected: reconnecting in {n} s', { n: wait }) : t('Disconnected: reconnecting...'), cls: 'offline' };
   }
-  if (app.setup) return { text: 'Setting up a position', cls: '' };
-  if (!st) return { text: 'Waiting for the server...', cls: '' };
-  if (st.result) {
-    const r = st.result;
-    // "1-0 Red mates (checkmate)"; the termination only when the reason does not say it.
-    const reason = r.reason || '', term = r.termination || '';
-    const why = term && !reason.toLowerCase().includes(term.toLowerCase()) ? `${reason} (${term})` : reason || term;
-    return { text: `${r.result} ${why}`.trim(), cls: 'over' };
-  }
-  if (st.thinking) return { text: `${st.engine_name || 'tuong'} is thinking...`, cls: 'thinking' };
-  return { text: `${sideName(st.turn)} to move`, cls: '' };
+  if (app.setup) return { text: t('Setting up a position'), cls: '' };
+  if (!st) return { text: t('Waiting for the server...'), cls: '' };
+  if (st.result) return { text: `${st.result.result} ${resultWords(st.result, st.variant)}`.trim(), cls: 'over' };
+  if (st.thinking) return { text: t('{engine} is thinking...', { engine: st.engine_name || 'tuong' }), cls: 'thinking' };
+  return { text: t('{side} to move', { side: sideName(st.turn) }), cls: '' };
+}
+
+// A result in the page's language, from its termination and score (the
+// server's sentence is English; its facts are these).
+function resultWords(r, variant) {
+  const winner = r.result === '1-0' ? 'w' : r.result === '0-1' ? 'b' : null;
+  const first = variant === 'dodgem' ? 'b' : 'w';
+  // A Dodgem "1-0" is the first player's (Black's) win.
+  const side = winner && variant === 'dodgem' ? (winner === 'w' ? first : 'w') : winner;
+  const name = side ? sideName(side, variant) : '', loser = side ? sideName(side === 'w' ? 'b' : 'w', variant) : '';
+  const words = {
+    checkmate: '{winner} mates', stalemate: '{loser} has no legal move and loses',
+    'perpetual check': '{loser} loses by perpetual check', 'perpetual chase': '{loser} loses by perpetual chase',
+    repetition: 'Draw by repetition', 'move limit': 'Draw by the move limit',
+    'time forfeit': '{loser} loses on time', resignation: '{loser} resigns',
+    agreement: 'Draw by agreement', 'illegal move': '{loser} played an illegal move',
+    'game over': side ? '{winner} wins' : 'Draw',
+  }[r.termination];
+  return words ? t(words, { winner: name, loser }) : (r.reason || r.termination || '');
 }
 
 function renderStatus() {
@@ -996,6 +1154,9 @@ function renderClocks() {
   const st = app.state, clocks = st && st.clocks;
   $('#clocks').hidden = !clocks;
   if (!clocks) return;
+  // Beside the board: the side at the top of the board has the top clock.
+  const top = app.flipped ? 'w' : 'b';
+  $('#clocks').style.flexDirection = top === 'b' ? 'column' : 'column-reverse';
   const elapsed = (performance.now() - app.clockAt) / 1000;
   for (const side of ['w', 'b']) {
     const running = clocks.running === side && !st.result;
@@ -1003,51 +1164,122 @@ function renderClocks() {
     const el = $(`#clock-${side}`);
     el.textContent = formatClock(left);
     el.classList.toggle('running', running);
-    el.classList.toggle('low', running && left < 20);
+    const low = running && left < 20;
+    if (low && !el.classList.contains('low')) playSound('low');
+    el.classList.toggle('low', low);
     $(`#clock-label-${side}`).textContent = sideName(side);
   }
 }
 
+// The move list: the main line in columns, each variation in brackets
+// under the move it branches from, nested ones inside; every move a link.
 function renderMoves() {
   const list = $('#movelist'), st = app.state;
   list.textContent = '';
   if (!st) return;
-  const moves = st.moves || [];
-  // Annotated games carry a sentence a move: one move a row then, so it can be read.
-  const annotated = moves.some((m) => m.comment);
-  list.classList.toggle('annotated', annotated);
-  if (!moves.length) {
-    html('div', { class: 'empty-note' }, list, 'No moves yet');
+  const root = app.nodes.get(app.root);
+  if (!root || !root.children.length) {
+    html('div', { class: 'empty-note' }, list, t('No moves yet'));
   }
   const first = FIRST_SIDE[st.variant] || 'w';
   const fields = (st.start_fen || '').split(/\s+/);
-  let number = (st.variant === 'xiangqi' && parseInt(fields[5], 10)) || 1;
-  let column = fenSide(st.start_fen) === first ? 0 : 1;
-  if (column === 1 && moves.length && !annotated) {
-    html('div', { class: 'num' }, list, `${number}.`);
-    html('div', { class: 'mv placeholder' }, list, '...');
-  }
+  const base = ((st.variant === 'xiangqi' && parseInt(fields[5], 10)) || 1) - 1;
+  const shift = fenSide(st.start_fen) === first ? 0 : 1;
+  const number = (ply) => base + Math.floor((ply - 1 + shift) / 2) + 1;
+  const second = (ply) => (ply - 1 + shift) % 2 === 1;
   let current = null;
-  moves.forEach((m, i) => {
-    if (annotated) html('div', { class: 'num' }, list, `${number}${column === 0 ? '.' : '...'}`);
-    else if (column === 0) html('div', { class: 'num' }, list, `${number}.`);
-    const el = moveElement(m, i + 1, st.cursor);
-    list.appendChild(el);
-    if (i + 1 === st.cursor) current = el;
-    column = 1 - column;
-    if (column === 0) number++;
-  });
-  const comment = st.cursor > 0 && moves[st.cursor - 1] ? moves[st.cursor - 1].comment : null;
-  $('#current-comment').textContent = comment || '';
+  const moveEl = (node) => {
+    const el = html('span', { class: 'mv' + (node.id === st.cursor ? ' current' : ''), 'data-node': node.id, title: node.move });
+    html('span', { class: 'mv-text' }, el, displayText(node.text) || node.move);
+    if (node.mark) html('span', { class: `mark ${MARK_CLASSES[node.mark] || ''}` }, el, node.mark);
+    if (node.id === st.cursor) current = el;
+    return el;
+  };
+  const comments = (node, parent) => {
+    for (const [cls, text] of [['comment', node.comment], ['note', node.note]]) {
+      if (text) html('div', { class: cls }, parent, text);
+    }
+  };
+  // A variation: inline text; the alternatives to each of its moves follow
+  // that move, nested in brackets, as PGN writes them.
+  const variation = (start, parent) => {
+    const box = html('span', { class: 'variation' }, parent);
+    box.appendChild(document.createTextNode('('));
+    let node = start, numbered = true;
+    while (node) {
+      if (!second(node.ply)) box.appendChild(document.createTextNode(` ${number(node.ply)}. `));
+      else if (numbered) box.appendChild(document.createTextNode(` ${number(node.ply)}... `));
+      else box.appendChild(document.createTextNode(' '));
+      box.appendChild(moveEl(node));
+      if (node.comment) html('span', { class: 'comment inline' }, box, node.comment);
+      const alternatives = node === start ? [] :
+        app.nodes.get(node.parent).children.slice(1).map((id) => app.nodes.get(id)).filter(Boolean);
+      for (const other of alternatives) variation(other, box);
+      numbered = alternatives.length > 0;
+      node = node.children.length ? app.nodes.get(node.children[0]) : null;
+    }
+    box.appendChild(document.createTextNode(')'));
+    return box;
+  };
+  let node = root, column = 0;
+  if (root && root.comment) comments(root, html('div', { class: 'row-comment' }, list));
+  while (node && node.children.length) {
+    const main = app.nodes.get(node.children[0]);
+    if (!main) break;
+    if (!second(main.ply) || column === 0) {
+      html('div', { class: 'num' }, list, `${number(main.ply)}.`);
+      if (second(main.ply)) html('div', { class: 'mv placeholder' }, list, '...');
+    }
+    list.appendChild(moveEl(main)).classList.add('cell');
+    column = second(main.ply) ? 0 : 1;
+    const others = node.children.slice(1).map((id) => app.nodes.get(id)).filter(Boolean);
+    if (main.comment || main.note || others.length) {
+      if (column === 1) html('div', { class: 'mv placeholder' }, list, '...');
+      const block = html('div', { class: 'row-comment' }, list);
+      comments(main, block);
+      for (const other of others) variation(other, block);
+      column = 0;
+      if (!second(main.ply) && main.children.length) {
+        html('div', { class: 'num' }, list, `${number(main.ply)}...`);
+        html('div', { class: 'mv placeholder' }, list, '...');
+        column = 1;
+      }
+    }
+    node = main;
+  }
+  renderComment();
   if (current) keepVisible(list, current);
 }
 
-function moveElement(m, ply, cursor) {
-  const el = html('div', { class: 'mv' + (ply === cursor ? ' current' : ''), 'data-ply': ply, title: m.comment || m.move });
-  html('span', { class: 'mv-text' }, el, m.text || m.move);
-  if (m.mark) html('span', { class: `mark ${MARK_CLASSES[m.mark] || ''}` }, el, m.mark);
-  if (m.comment) html('div', { class: 'comment' }, el, m.comment);
-  return el;
+// The shown move's words: the game's comment (editable), the annotation's,
+// and the book's commentary on the move.
+function renderComment() {
+  const st = app.state, node = st && app.nodes.get(st.cursor);
+  const box = $('#current-comment');
+  box.textContent = '';
+  if (!node || node.parent === null) {
+    $('#comment-edit').hidden = true;
+    return;
+  }
+  if (node.note) html('p', { class: 'note' }, box, node.note);
+  if (st.commentary) html('p', { class: 'commentary' }, box, st.commentary);
+  $('#comment-edit').hidden = false;
+  const field = $('#comment-text');
+  if (document.activeElement !== field || field.dataset.node !== String(node.id)) {
+    field.value = node.comment || '';
+    field.dataset.node = String(node.id);
+  }
+  $('#tree-promote').disabled = node.parent === null || app.nodes.get(node.parent).children[0] === node.id && isMain(node);
+  $('#tree-undo').disabled = !st.can_undo_edit;
+}
+
+function isMain(node) {
+  while (node && node.parent !== null) {
+    const parent = app.nodes.get(node.parent);
+    if (parent.children[0] !== node.id) return false;
+    node = parent;
+  }
+  return true;
 }
 
 // Scroll the list (not the page) so that the current move shows.
@@ -1073,7 +1305,7 @@ function renderAnalysis() {
     li.appendChild(document.createTextNode(' '));
     html('span', { class: 'pv-score' }, li, formatScore(info.score, info.mate));
     li.appendChild(document.createTextNode(' '));
-    html('span', { class: 'pv-moves' }, li, info.line || (info.pv || []).join(' '));
+    html('span', { class: 'pv-moves' }, li, displayText(info.line) || (info.pv || []).join(' '));
   }
   const top = app.infos[1];
   $('#analysis-stats').textContent = top && top.nodes ?
@@ -1089,20 +1321,25 @@ function formatCount(n) {
 // The bar shows the latest line 1; without one, the score recorded for the shown move.
 function renderEvalBar() {
   const st = app.state;
-  let score = null, mate = null;
-  const top = app.infos[1];
-  if (top) {
+  let score = null, mate = null, text = null;
+  const top = app.infos[1], node = st && app.nodes.get(st.cursor);
+  const ended = node && node.result;
+  if (ended) {                       // a finished game shows its result, not a stale score
+    const r = ended.result;
+    score = r === '1-0' ? 100000 : r === '0-1' ? -100000 : 0;
+    text = r;
+  } else if (top) {
     score = top.score;
     mate = top.mate;
-  } else if (st && st.cursor > 0 && st.moves[st.cursor - 1]) {
-    score = st.moves[st.cursor - 1].score;
-    mate = st.moves[st.cursor - 1].mate;
+  } else if (node && node.parent !== null) {
+    score = node.score;
+    mate = node.mate;
   }
   const share = winShare(score, mate);
   const bar = $('#eval-bar');
   bar.classList.toggle('flipped', app.flipped);
   $('#eval-fill').style.height = `${((share === null ? 0.5 : share) * 100).toFixed(1)}%`;
-  $('#eval-text').textContent = share === null ? '' : formatScore(score, mate);
+  $('#eval-text').textContent = text !== null ? text : share === null ? '' : formatScore(score, mate);
   bar.dataset.share = share === null ? '' : share.toFixed(3);
 }
 
@@ -1115,7 +1352,8 @@ function renderSummary(summary) {
   for (const line of lines) html('p', {}, box, String(line));
 }
 
-// The score graph: Red's share after each move; a click goes to that ply.
+// The score graph of the shown line: Red's share after each move; a click
+// goes to the nearest move (targets as wide as a move's share of the graph).
 function renderGraph() {
   const graph = $('#eval-graph'), st = app.state;
   const w = graph.clientWidth || 250, h = graph.clientHeight || 100;
@@ -1123,7 +1361,7 @@ function renderGraph() {
   graph.textContent = '';
   svg('rect', { class: 'graph-bg', x: 0, y: 0, width: w, height: h }, graph);
   const moves = (st && st.moves) || [];
-  const X = (ply) => 8 + (w - 16) * ply / Math.max(1, moves.length);
+  const X = (ply) => graphX(ply, moves.length, w);
   const Y = (share) => 6 + (h - 12) * (1 - share);
   svg('line', { class: 'graph-mid', x1: 0, y1: Y(0.5), x2: w, y2: Y(0.5) }, graph);
   const points = [];
@@ -1133,32 +1371,31 @@ function renderGraph() {
   });
   if (!points.length) {
     svg('text', { class: 'graph-empty', x: w / 2, y: h / 2 - 8, 'text-anchor': 'middle' }, graph,
-      moves.length ? 'no scores yet (annotate the game)' : 'scores will show here');
+      moves.length ? t('no scores yet (annotate the game)') : t('scores will show here'));
   } else {
     const path = points.map((p) => `L ${X(p.ply).toFixed(1)} ${Y(p.share).toFixed(1)}`).join(' ');
     svg('path', { class: 'graph-area', d: `M ${X(0)} ${h} L ${X(0)} ${Y(0.5)} ${path} L ${X(points[points.length - 1].ply)} ${h} Z` }, graph);
     svg('path', { class: 'graph-line', d: `M ${X(0)} ${Y(0.5)} ${path}` }, graph);
   }
   if (st && moves.length) {
-    svg('line', { class: 'graph-cursor', x1: X(st.cursor), y1: 0, x2: X(st.cursor), y2: h }, graph);
+    svg('line', { class: 'graph-cursor', x1: X(st.ply), y1: 0, x2: X(st.ply), y2: h }, graph);
   }
   for (const p of points) {
-    const cls = ['graph-point', MARK_CLASSES[p.mark] || '', st && st.cursor === p.ply ? 'current' : ''].join(' ').trim();
-    const dot = svg('circle', { class: cls, cx: X(p.ply), cy: Y(p.share), r: 3.5, 'data-ply': p.ply }, graph);
+    const cls = ['graph-point', MARK_CLASSES[p.mark] || '', st && st.ply === p.ply ? 'current' : ''].join(' ').trim();
+    const dot = svg('circle', { class: cls, cx: X(p.ply), cy: Y(p.share), r: 5, 'data-ply': p.ply }, graph);
     svg('title', {}, dot, `${p.ply}: ${formatScore(moves[p.ply - 1].score, moves[p.ply - 1].mate)}`);
   }
   graph.dataset.plies = String(moves.length);
 }
 
+function graphX(ply, plies, w) {
+  return 8 + (w - 16) * ply / Math.max(1, plies);
+}
+
+// Always the nearest move to the click's x: a dot's drawn size decides nothing.
 function onGraphClick(event) {
   const st = app.state;
   if (!st || !st.moves.length) return;
-  const dot = event.target.closest('[data-ply]');
-  if (dot) {
-    goto(Number(dot.dataset.ply));
-    return;
-  }
-  // Elsewhere on the graph: the nearest ply.
   const graph = $('#eval-graph'), rect = graph.getBoundingClientRect();
   const w = graph.clientWidth || rect.width;
   const ply = Math.round((event.clientX - rect.left - 8) / (w - 16) * st.moves.length);
@@ -1170,11 +1407,20 @@ function renderButtons() {
   const analysing = Boolean(st && st.analysing);
   const button = $('#analyse');
   button.setAttribute('aria-pressed', String(analysing));
-  button.textContent = analysing ? 'Stop analysis' : 'Analyse';
+  button.textContent = analysing ? t('Stop analysis') : t('Analyse');
   $('#flip').setAttribute('aria-pressed', String(app.flipped));
   $('#setup').setAttribute('aria-pressed', String(Boolean(app.setup)));
   $('#pieces-style').value = app.pieceStyle;
+  $('#sound').setAttribute('aria-pressed', String(app.sound));
+  $('#reopen').hidden = !(st && st.can_reopen);
+  // Xiangqi's tools have nothing to do in the small games.
+  const xiangqi = !st || st.variant === 'xiangqi';
+  document.querySelectorAll('.xq-only').forEach((el) => { el.hidden = !xiangqi; });
   markModeDirty();
+  renderFen();
+  renderHeaders();
+  renderExplorer();
+  renderLibrary();
 }
 
 // ---------------------------------------------------------------- controls
@@ -1194,8 +1440,23 @@ function syncControls(st) {
     relabelSides(v);
   });
   syncOnce('mode', st.mode || null, (mode) => setModeControls(mode));
+  // The board turns to the player: Red at the bottom, unless the engine takes Red.
+  // (Only when the side changes: a page that opens keeps the flip it had.)
+  const known = 'engine-side' in app.synced;
+  syncOnce('engine-side', st.mode ? st.mode.engine : null, (engine) => {
+    if (known && (engine === 'w' || engine === 'b')) setFlipped(st.variant === 'xiangqi' && engine === 'w');
+  });
   syncOnce('notation', st.notation, (v) => { if (v) $('#notation').value = v; });
-  syncOnce('lang', st.lang, (v) => { if (v) $('#lang').value = v; });
+  // The page's language and notation are the player's: a server that
+  // differs (a new page, a restore) is told.
+  if (st.lang !== app.lang || st.player !== (app.player || 'Player')) {
+    if (!syncControls.asked) {
+      syncControls.asked = true;
+      sendSettings();
+    }
+  } else {
+    syncControls.asked = false;
+  }
 }
 
 // Side names differ by game: "tuong plays Black" / "O" / "Second player".
@@ -1227,7 +1488,7 @@ function setModeControls(mode) {
 function showLevelKind() {
   const kind = $('#level-kind').value;
   $('#level-inc-box').hidden = kind !== 'clock';
-  $('#level-unit').textContent = LEVEL_UNITS[kind] || '';
+  $('#level-unit').textContent = t(LEVEL_UNITS[kind] || '');
 }
 
 function levelFromControls() {
@@ -1260,11 +1521,16 @@ function markModeDirty() {
   $('#apply-mode').classList.toggle('dirty', !same);
 }
 
+// Go to a ply of the shown line (0: the start).
 function goto(ply) {
   const st = app.state;
   if (!st) return;
   const target = Math.max(0, Math.min(st.moves.length, ply));
-  if (target !== st.cursor) send({ type: 'goto', ply: target });
+  gotoNode(target === 0 ? app.root : st.moves[target - 1].id);
+}
+
+function gotoNode(id) {
+  if (app.state && id !== null && id !== undefined && id !== app.state.cursor) send({ type: 'goto', node: id });
 }
 
 function toggleAnalysis() {
@@ -1272,22 +1538,278 @@ function toggleAnalysis() {
   send({ type: 'analyse', on, multipv: multipv() });
 }
 
+// Replacing a game asks first when it has moves; the replaced game goes to
+// the library, and `reopen` brings it back.
+function replaceGame(message, question) {
+  const root = app.nodes.get(app.root);
+  const go = () => {
+    if (root && root.children.length) keepCurrent();
+    send(message);
+  };
+  if (root && root.children.length) confirmThen(t(question), go);
+  else go();
+}
+
 function newGame() {
   if (app.setup) leaveSetup();
-  send({ type: 'new', variant: $('#variant').value });
+  replaceGame({ type: 'new', variant: $('#variant').value }, 'Start a new game? This one goes to the library.');
 }
 
 function flip() {
-  app.flipped = !app.flipped;
+  setFlipped(!app.flipped);
+}
+
+function setFlipped(on) {
+  app.flipped = Boolean(on);
+  store('tuong.flip', app.flipped);
   renderAll();
 }
 
 function exportGame() {
-  send({ type: 'export' });
+  send({ type: 'export', annotations: $('#export-notes').checked });
 }
 
 function sendSettings() {
-  send({ type: 'settings', notation: $('#notation').value, lang: $('#lang').value });
+  const notation = $('#notation').value || LANG_NOTATION[app.lang];
+  send({ type: 'settings', notation, lang: app.lang, player: app.player || 'Player' });
+}
+
+function setLang(lang) {
+  if (!LANGS.includes(lang)) return;
+  app.lang = lang;
+  store('tuong.lang', lang);
+  $('#lang').value = lang;
+  // The notation follows the language unless the player chose one.
+  if (!load('tuong.notation', null)) $('#notation').value = LANG_NOTATION[lang];
+  translatePage();
+  sendSettings();
+  renderAll();
+}
+
+// ---------------------------------------------------------------- confirmations
+
+function confirmThen(question, action) {
+  const box = $('#confirm');
+  $('#confirm-text').textContent = question;
+  box.hidden = false;
+  $('#confirm-yes').focus();
+  confirmThen.action = action;
+}
+
+function answerConfirm(yes) {
+  $('#confirm').hidden = true;
+  const action = confirmThen.action;
+  confirmThen.action = null;
+  if (yes && action) action();
+}
+
+// ---------------------------------------------------------------- the library
+
+// Games kept in the browser: [{id, title, date, saved, pgn}], newest first.
+function libraryGames() {
+  const games = load('tuong.library', []);
+  return Array.isArray(games) ? games : [];
+}
+
+function gameTitle(st) {
+  const h = st.headers || {};
+  const names = h.White || h.Black ? `${h.White || '?'} - ${h.Black || '?'}` : t(st.variant === 'xiangqi' ? 'Xiangqi' : st.variant);
+  return `${names}${h.Event ? `, ${h.Event}` : ''} (${t('{n} moves', { n: app.nodes.size - 1 })})`;
+}
+
+// Keep the game on the board: its PGN comes from the server, then it is stored.
+function keepCurrent() {
+  const st = app.state;
+  if (!st) return;
+  app.library = { id: Date.now(), title: gameTitle(st), date: new Date().toISOString().slice(0, 16).replace('T', ' '), saved: savedGame(st) };
+  send({ type: 'export', annotations: false });
+}
+
+function keepInLibrary(entry, pgn) {
+  const games = libraryGames();
+  games.unshift({ ...entry, pgn });
+  store('tuong.library', games.slice(0, 50));
+  renderLibrary();
+}
+
+function renderLibrary() {
+  const list = $('#library-list'), games = libraryGames();
+  list.textContent = '';
+  if (!games.length) html('li', { class: 'small' }, list, t('No games kept yet'));
+  for (const game of games) {
+    const li = html('li', { 'data-game': game.id }, list);
+    html('span', { class: 'lib-title' }, li, `${game.title} · ${game.date}`);
+    html('button', { type: 'button', class: 'lib-open', 'data-game': game.id }, li, t('Open'));
+    html('button', { type: 'button', class: 'lib-delete', 'data-game': game.id }, li, t('Delete'));
+  }
+  $('#library-download').disabled = !games.length;
+}
+
+function onLibraryClick(event) {
+  const button = event.target.closest('button[data-game]');
+  if (!button) return;
+  const id = Number(button.dataset.game), game = libraryGames().find((g) => g.id === id);
+  if (!game) return;
+  if (button.classList.contains('lib-open')) {
+    replaceGame({ type: 'restore', game: game.saved }, 'Open this game? The one on the board goes to the library.');
+  } else {
+    confirmThen(t('Delete this game from the library?'), () => {
+      store('tuong.library', libraryGames().filter((g) => g.id !== id));
+      renderLibrary();
+    });
+  }
+}
+
+function downloadLibrary() {
+  const text = libraryGames().map((g) => g.pgn.trim()).join('\n\n') + '\n';
+  download(text, 'tuong-library.pgn');
+}
+
+// ---------------------------------------------------------------- FEN, link
+
+function renderFen() {
+  const st = app.state;
+  const field = $('#fen-text');
+  if (st && document.activeElement !== field) field.value = st.fen;
+}
+
+function copyText(text, what) {
+  window.tuong.copied = text;
+  const done = () => onNotice({ text: t('{what} copied', { what: t(what) }) });
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(done, () => fallbackCopy(text, done));
+  } else {
+    fallbackCopy(text, done);
+  }
+}
+
+function fallbackCopy(text, done) {
+  const area = html('textarea', { class: 'offscreen' }, document.body);
+  area.value = text;
+  area.select();
+  try { document.execCommand('copy'); done(); } catch (e) { setError(t('copy it from the field')); }
+  area.remove();
+}
+
+// A link that opens the shown line at the shown move (a position, or a game).
+function gameLink() {
+  const st = app.state;
+  const params = new URLSearchParams();
+  params.set('variant', st.variant);
+  params.set('fen', st.start_fen);
+  if (st.moves.length) params.set('moves', st.moves.map((m) => m.move).join(' '));
+  params.set('ply', String(st.ply));
+  return `${location.origin}${location.pathname}#${params.toString()}`;
+}
+
+// The game a link names, as a `restore` (the server checks every move).
+function linkedGame() {
+  if (!location.hash || location.hash.length < 2) return null;
+  const params = new URLSearchParams(location.hash.slice(1));
+  const fen = params.get('fen');
+  if (!fen) return null;
+  const moves = (params.get('moves') || '').split(/[\s,]+/).filter(Boolean);
+  const ply = Math.max(0, Math.min(moves.length, parseInt(params.get('ply') || String(moves.length), 10) || 0));
+  return { variant: params.get('variant') || 'xiangqi', start_fen: fen, moves, cursor: ply,
+    mode: { engine: null }, notation: $('#notation').value || LANG_NOTATION[app.lang], lang: app.lang };
+}
+
+// ---------------------------------------------------------------- headers
+
+const HEADER_FIELDS = ['Event', 'Site', 'Date', 'Round', 'White', 'Black', 'Result', 'Opening', 'ECCO'];
+
+function renderHeaders() {
+  const st = app.state;
+  if (!st) return;
+  for (const name of HEADER_FIELDS) {
+    const field = $(`#header-${name}`);
+    if (field && document.activeElement !== field && !field.dataset.dirty) field.value = (st.headers || {})[name] || '';
+  }
+}
+
+function saveHeaders() {
+  const headers = {};
+  for (const name of HEADER_FIELDS) {
+    const field = $(`#header-${name}`);
+    headers[name] = field.value.trim();
+    delete field.dataset.dirty;
+  }
+  send({ type: 'headers', headers });
+}
+
+// ---------------------------------------------------------------- the opening explorer
+
+function renderExplorer() {
+  const st = app.state, body = $('#explorer-body');
+  body.textContent = '';
+  const moves = (st && st.book) || [];
+  $('#explorer-empty').hidden = moves.length > 0;
+  for (const m of moves) {
+    const tr = html('tr', { 'data-move': m.move, class: st.legal.includes(m.move) ? 'playable' : '' }, body);
+    html('td', { class: 'ex-move' }, tr, displayText(m.text));
+    html('td', {}, tr, `${m.share}%`);
+    html('td', {}, tr, m.games ? String(m.games) : '');
+    html('td', {}, tr, m.score === null || m.score === undefined ? '' : String(m.score));
+  }
+}
+
+// ---------------------------------------------------------------- sound
+
+// Short tones made on the spot (no sound files): move, capture, check, low time.
+const TONES = { move: [520, 0.06], capture: [330, 0.12], check: [880, 0.18], low: [1200, 0.05] };
+let audio = null;
+function playSound(kind) {
+  if (!app.sound || !TONES[kind]) return;
+  window.tuong.lastSound = kind;
+  // Browsers let a page make sound only after the player touched it.
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const [freq, length] = TONES[kind];
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + length);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + length);
+  } catch (e) { /* no audio here: the game goes on */ }
+}
+
+// ---------------------------------------------------------------- animation
+
+// The piece of the move just made slides from its square (the board is
+// already drawn at the new position).
+function animateMove(move) {
+  const squares = moveSquares(move);
+  if (squares.length !== 2 || !app.geo || app.justDropped === move) {
+    app.justDropped = null;
+    return;
+  }
+  const from = parseSquare(squares[0]), to = parseSquare(squares[1]);
+  if (!from || !to || isOffBoard(squares[1])) return;
+  const g = app.pointEls.get(squares[1]), piece = g && g.querySelector(':scope > .piece');
+  if (!piece) return;
+  const a = app.geo.xy(from.f, from.r), b = app.geo.xy(to.f, to.r);
+  piece.style.transition = 'none';
+  piece.style.transform = `translate(${a.x - b.x}px, ${a.y - b.y}px)`;
+  piece.getBoundingClientRect();    // the start is laid out before the slide
+  piece.style.transition = 'transform 0.16s ease-out';
+  piece.style.transform = '';
+}
+
+function displayText(text) {
+  // Traditional characters for a traditional-Chinese reader.
+  if (app.lang !== 'zh-Hant' || !text) return text;
+  const map = { 车: '車', 马: '馬', 进: '進', 帅: '帥', 将: '將', 后: '後', 炮: '炮', 仕: '仕', 相: '相' };
+  return text.replace(/[车马进帅将后]/g, (c) => map[c] || c);
+}
+
+function applyTheme(theme) {
+  app.theme = theme === 'dark' ? 'dark' : 'light';
+  store('tuong.theme', app.theme);
+  document.documentElement.dataset.theme = app.theme;
+  $('#theme').value = app.theme;
 }
 
 function importFile() {
@@ -1297,7 +1819,8 @@ function importFile() {
   reader.addEventListener('load', () => {
     // A data: URL's text after the comma is the file in base64.
     const url = String(reader.result);
-    send({ type: 'import', data: url.slice(url.indexOf(',') + 1), name: file.name });
+    replaceGame({ type: 'import', data: url.slice(url.indexOf(',') + 1), name: file.name },
+      'Load this game? The one on the board goes to the library.');
     input.value = '';
   });
   reader.addEventListener('error', () => setError(`could not read ${file.name}`));
@@ -1314,7 +1837,39 @@ function wireControls() {
   on('#undo', 'click', () => send({ type: 'undo' }));
   on('#hint', 'click', () => send({ type: 'hint' }));
   on('#go', 'click', () => send({ type: 'go' }));
-  on('#resign', 'click', () => send({ type: 'resign' }));
+  on('#resign', 'click', () => confirmThen(t('Resign this game?'), () => send({ type: 'resign' })));
+  on('#reopen', 'click', () => send({ type: 'reopen' }));
+  on('#confirm-yes', 'click', () => answerConfirm(true));
+  on('#confirm-no', 'click', () => answerConfirm(false));
+  on('#tree-promote', 'click', () => app.state && send({ type: 'promote', node: app.state.cursor }));
+  on('#tree-delete', 'click', () => app.state && send({ type: 'delete', node: app.state.cursor }));
+  on('#tree-undo', 'click', () => send({ type: 'undo_edit' }));
+  on('#comment-text', 'change', () => {
+    const field = $('#comment-text');
+    send({ type: 'comment', node: Number(field.dataset.node), text: field.value });
+  });
+  on('#fen-copy', 'click', () => app.state && copyText(app.state.fen, 'FEN'));
+  on('#link-copy', 'click', () => app.state && copyText(gameLink(), 'Link'));
+  on('#headers-save', 'click', saveHeaders);
+  for (const name of HEADER_FIELDS) on(`#header-${name}`, 'input', (event) => { event.target.dataset.dirty = '1'; });
+  on('#library-save', 'click', keepCurrent);
+  on('#library-download', 'click', downloadLibrary);
+  on('#library-list', 'click', onLibraryClick);
+  on('#explorer-body', 'click', (event) => {
+    const row = event.target.closest('tr[data-move]');
+    if (row && app.state && app.state.legal.includes(row.dataset.move)) sendMove(row.dataset.move);
+  });
+  on('#sound', 'click', () => {
+    app.sound = !app.sound;
+    store('tuong.sound', app.sound);
+    renderButtons();
+  });
+  on('#theme', 'change', () => applyTheme($('#theme').value));
+  on('#player', 'change', () => {
+    app.player = $('#player').value.trim();
+    store('tuong.player', app.player);
+    sendSettings();
+  });
   on('#draw', 'click', () => send({ type: 'draw' }));
   on('#apply-mode', 'click', () => send({ type: 'mode', ...modeFromControls() }));
   on('#level-kind', 'change', () => {
@@ -1335,11 +1890,14 @@ function wireControls() {
     renderArrows();
   });
   on('#annotate', 'click', () => {
-    $('#annotation-progress').textContent = 'annotating...';
+    $('#annotation-progress').textContent = t('annotating...');
     send({ type: 'annotate' });
   });
-  on('#notation', 'change', sendSettings);
-  on('#lang', 'change', sendSettings);
+  on('#notation', 'change', () => {
+    store('tuong.notation', $('#notation').value);     // chosen: no longer the language's
+    sendSettings();
+  });
+  on('#lang', 'change', () => setLang($('#lang').value));
   on('#pieces-style', 'change', () => {
     app.pieceStyle = $('#pieces-style').value === 'letters' ? 'letters' : 'chinese';
     store('tuong.pieces', app.pieceStyle);
@@ -1348,8 +1906,8 @@ function wireControls() {
   });
   on('#import-button', 'click', () => {
     const text = $('#import-text').value.trim();
-    if (text) send({ type: 'import', text });
-    else setError('nothing to import: paste a FEN, EPD or PGN first');
+    if (text) replaceGame({ type: 'import', text }, 'Load this game? The one on the board goes to the library.');
+    else setError(t('nothing to import: paste a FEN, EPD or PGN first'));
   });
   on('#file-input', 'change', importFile);
   on('#export', 'click', exportGame);
@@ -1371,14 +1929,16 @@ function wireControls() {
   on('#setup-done', 'click', setupDone);
   on('#setup-cancel', 'click', () => leaveSetup());
   on('#movelist', 'click', (event) => {
-    const el = event.target.closest('[data-ply]');
-    if (el) goto(Number(el.dataset.ply));
+    const el = event.target.closest('[data-node]');
+    if (el) gotoNode(Number(el.dataset.node));
   });
   on('#eval-graph', 'click', onGraphClick);
   on('#nav-first', 'click', () => goto(0));
-  on('#nav-prev', 'click', () => app.state && goto(app.state.cursor - 1));
-  on('#nav-next', 'click', () => app.state && goto(app.state.cursor + 1));
+  on('#nav-prev', 'click', () => app.state && goto(app.state.ply - 1));
+  on('#nav-next', 'click', () => app.state && goto(app.state.ply + 1));
   on('#nav-last', 'click', () => app.state && goto(app.state.moves.length));
+  // A choice made in a drop-down is done: the arrow keys go back to the game.
+  document.querySelectorAll('select').forEach((el) => el.addEventListener('change', () => el.blur()));
   on('#help-button', 'click', toggleHelp);
   on('#help-close', 'click', toggleHelp);
   // The "tabs" scroll to their section: every control stays in the page.
@@ -1406,8 +1966,8 @@ function toggleHelp() {
 // ---------------------------------------------------------------- keyboard
 
 const KEYS = {
-  ArrowLeft: () => app.state && goto(app.state.cursor - 1),
-  ArrowRight: () => app.state && goto(app.state.cursor + 1),
+  ArrowLeft: () => app.state && goto(app.state.ply - 1),
+  ArrowRight: () => app.state && goto(app.state.ply + 1),
   Home: () => goto(0),
   End: () => app.state && goto(app.state.moves.length),
   f: flip,
@@ -1420,7 +1980,8 @@ const KEYS = {
   s: () => (app.setup ? leaveSetup() : enterSetup()),
   '?': toggleHelp,
   Escape: () => {
-    if (!$('#help').hidden) $('#help').hidden = true;
+    if (!$('#confirm').hidden) answerConfirm(false);
+    else if (!$('#help').hidden) $('#help').hidden = true;
     else if (app.setup) leaveSetup();
     else {
       if (app.drag) cancelDrag();
@@ -1433,7 +1994,10 @@ const KEYS = {
 function onKey(event) {
   // Typing in a field is not a command.
   const target = event.target;
-  if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+  if (target && (target.isContentEditable || /^(INPUT|TEXTAREA)$/.test(target.tagName))) return;
+  // A focused drop-down keeps its up/down keys; left and right step through the game.
+  if (target && target.tagName === 'SELECT' && !['ArrowLeft', 'ArrowRight'].includes(event.key)) return;
+  if (!$('#confirm').hidden && event.key !== 'Escape') return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const action = KEYS[event.key] || KEYS[event.key.toLowerCase && event.key.length === 1 ? event.key.toLowerCase() : ''];
   if (!action) return;
@@ -1445,6 +2009,11 @@ function onKey(event) {
 
 function start() {
   wireControls();
+  applyTheme(app.theme);
+  $('#lang').value = app.lang;
+  $('#player').value = app.player;
+  $('#notation').value = load('tuong.notation', null) || LANG_NOTATION[app.lang];
+  translatePage();
   $('#pieces-style').value = app.pieceStyle;
   showLevelKind();
   renderAll();
