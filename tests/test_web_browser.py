@@ -165,6 +165,21 @@ def test_play_by_click_and_drag_take_back_and_hint(browser):
     square(browser, "h5").click()
     assert state(browser)["ply"] == 2
     screenshot(browser, "web-play.png")
+    # A focused drop-down does not eat the arrow keys: they step through the game.
+    browser.execute_script("document.getElementById('notation').focus()")
+    press(browser, "\ue012")                          # ArrowLeft
+    assert Select(browser.find_element(By.ID, "notation")).first_selected_option \
+        .get_attribute("value") == "wxf"
+    until(browser, lambda s: s["ply"] == 1, "a step back from a drop-down")
+    # The engine takes Red: the board turns to the player.
+    set_mode(browser, "w")
+    browser.wait.until(lambda d: d.find_element(By.ID, "flip").get_attribute("aria-pressed")
+                       == "true")
+    # A long error (an unbroken FEN) wraps: the board keeps its size.
+    width = browser.find_element(By.ID, "board").rect["width"]
+    browser.execute_script("window.tuong.send({type: 'new', fen: 'x'.repeat(290)})")
+    browser.wait.until(lambda d: d.find_element(By.ID, "error").text)
+    assert abs(browser.find_element(By.ID, "board").rect["width"] - width) < 1
 
 
 def test_set_up_a_position_and_play_it_to_mate(browser):
@@ -252,6 +267,7 @@ def test_small_game_and_reload(browser):
     Select(browser.find_element(By.ID, "variant")).select_by_value("tictactoe")
     browser.find_element(By.ID, "new").click()
     until(browser, lambda s: s["variant"] == "tictactoe", "tic-tac-toe")
+    assert not browser.find_element(By.ID, "annotate").is_displayed()   # Xiangqi's only
     set_mode(browser, "b", "depth", "9")
     square(browser, "b2").click()
     until(browser, lambda s: len(s["moves"]) == 2 and not s["thinking"], "the engine's reply")

@@ -1884,6 +1884,7 @@ function wireControls() {
   }
   on('#analyse', 'click', toggleAnalysis);
   on('#multipv', 'change', () => {
+    store('tuong.multipv', multipv());
     trimInfos(multipv());
     if (app.state && app.state.analysing) send({ type: 'analyse', on: true, multipv: multipv() });
     renderAnalysis();
@@ -2012,6 +2013,7 @@ function start() {
   applyTheme(app.theme);
   $('#lang').value = app.lang;
   $('#player').value = app.player;
+  $('#multipv').value = String(load('tuong.multipv', 1));
   $('#notation').value = load('tuong.notation', null) || LANG_NOTATION[app.lang];
   translatePage();
   $('#pieces-style').value = app.pieceStyle;
