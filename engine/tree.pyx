@@ -32,31 +32,87 @@ from tuong.engine.tt cimport (
 cdef enum:
     POLL_MASK = 1023             # the clock is read when nodes & POLL_MASK == 0
     NULL_MIN_DEPTH = 3
-    NULL_REDUCTION = 3           # a pass is searched this many plies shallower, ...
-    NULL_REDUCTION_DIVISOR = 6   # ... and one more per this many plies of depth
     NULL_MIN_MOVES = 5           # no pass for a side with this many legal moves or fewer
-    LMP_BASE = 3                 # late-move pruning starts after (LMP_BASE + 2 d^2) quiet
-                                 # moves, times (2 + improving) / 3
     LMR_MIN_DEPTH = 3
     LMR_MIN_MOVES = 3            # first moves searched at full depth
     RFP_MAX_DEPTH = 3            # reverse futility pruning depth limit
-    RFP_MARGIN = 110             # per ply
     FUTILITY_MAX_DEPTH = 3       # quiet moves pruned when eval + margin <= alpha, if they
                                  # would be searched (reduced) this deep or less
-    FUTILITY_BASE = 90
-    FUTILITY_PER_PLY = 110
     LMP_MAX_DEPTH = 4            # quiet moves pruned past a count at low depth
     SEE_MAX_DEPTH = 6            # captures losing more than SEE_MARGIN per ply
-    SEE_MARGIN = 150             # of depth are pruned at low depth
     IIR_MIN_DEPTH = 6            # nodes without a hash move are searched a ply shallower
     LMR_HISTORY_DIVISOR = HISTORY_MAX    # a quiet move's history stat / this: plies less reduced
-    LAZY_MARGIN = 300            # quiescence trusts a quick evaluation this far above beta
 
+# ---- the tunable parameters (tuong-spsa) -------------------------------------
+# Variables rather than constants so that a tuning run can set them (through
+# set_parameter, which the engine offers as options only under TUONG_TUNE);
+# set only between searches. TUNABLE below holds each one's range.
+cdef int NULL_REDUCTION = 3          # a pass is searched this many plies shallower, ...
+cdef int NULL_REDUCTION_DIVISOR = 6  # ... and one more per this many plies of depth
+cdef int LMP_BASE = 3                # late-move pruning starts after (LMP_BASE + 2 d^2)
+                                     # quiet moves, times (2 + improving) / 3
+cdef int RFP_MARGIN = 110            # reverse futility margin per ply
+cdef int FUTILITY_BASE = 90
+cdef int FUTILITY_PER_PLY = 110
+cdef int SEE_MARGIN = 150            # captures losing more than this per ply of depth are
+                                     # pruned at low depth
+cdef int LAZY_MARGIN = 300           # quiescence trusts a quick evaluation this far above beta
 
 cdef int LMR[64][64]             # reduction by depth and move number
 # Late-move reductions: LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR plies.
 cdef double LMR_BASE = 0.7
 cdef double LMR_DIVISOR = 1.9
+
+# name: (default, lowest, highest); the LMR pair in hundredths.
+TUNABLE = {
+    "NullReduction": (3, 1, 5), "NullReductionDivisor": (6, 2, 12), "LmpBase": (3, 0, 10),
+    "RfpMargin": (110, 40, 250), "FutilityBase": (90, 0, 250), "FutilityPerPly": (110, 40, 250),
+    "SeeMargin": (150, 50, 300), "LazyMargin": (300, 100, 800),
+    "LmrBase": (70, 0, 200), "LmrDivisor": (190, 100, 400),
+}
+
+
+def parameters():
+    """{name: (value now, lowest, highest)} of the tunable search parameters."""
+    now = {"NullReduction": NULL_REDUCTION, "NullReductionDivisor": NULL_REDUCTION_DIVISOR,
+           "LmpBase": LMP_BASE, "RfpMargin": RFP_MARGIN, "FutilityBase": FUTILITY_BASE,
+           "FutilityPerPly": FUTILITY_PER_PLY, "SeeMargin": SEE_MARGIN,
+           "LazyMargin": LAZY_MARGIN, "LmrBase": int(round(LMR_BASE * 100)),
+           "LmrDivisor": int(round(LMR_DIVISOR * 100))}
+    return {name: (now[name], low, high) for name, (_, low, high) in TUNABLE.items()}
+
+
+def set_parameter(name, int value):
+    """Set a tunable parameter (between searches); ValueError off its range."""
+    global NULL_REDUCTION, NULL_REDUCTION_DIVISOR, LMP_BASE, RFP_MARGIN, FUTILITY_BASE
+    global FUTILITY_PER_PLY, SEE_MARGIN, LAZY_MARGIN, LMR_BASE, LMR_DIVISOR
+    if name not in TUNABLE:
+        raise ValueError(f"no tunable parameter {name!r}")
+    _, low, high = TUNABLE[name]
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be between {low} and {high}")
+    if name == "NullReduction":
+        NULL_REDUCTION = value
+    elif name == "NullReductionDivisor":
+        NULL_REDUCTION_DIVISOR = value
+    elif name == "LmpBase":
+        LMP_BASE = value
+    elif name == "RfpMargin":
+        RFP_MARGIN = value
+    elif name == "FutilityBase":
+        FUTILITY_BASE = value
+    elif name == "FutilityPerPly":
+        FUTILITY_PER_PLY = value
+    elif name == "SeeMargin":
+        SEE_MARGIN = value
+    elif name == "LazyMargin":
+        LAZY_MARGIN = value
+    elif name == "LmrBase":
+        LMR_BASE = value / 100.0
+        init_reductions()
+    else:
+        LMR_DIVISOR = value / 100.0
+        init_reductions()
 
 cdef void init_reductions():
     cdef int d, m

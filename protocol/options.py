@@ -211,4 +211,16 @@ def engine_options(session):
         Option(None, "check", False, ucci="usemillisec"),
         # UCCI's way to say "a new game starts".
         Option(None, "button", ucci="newgame", on_change=lambda: session.new_game()),
-    ])
+    ] + tuning_options())
+
+
+def tuning_options():
+    """The search's tunable parameters as spin options, for a tuning run
+    only (tuong-spsa starts the engine with TUONG_TUNE=1): a GUI never sees
+    them. Set between searches, as the engine/tree.pyx variables they are."""
+    if not os.environ.get("TUONG_TUNE"):
+        return []
+    from tuong.engine import tree
+    return [Option(name, "spin", value, low, high, refused_while_searching=True,
+                   on_change=lambda v, name=name: tree.set_parameter(name, v))
+            for name, (value, low, high) in tree.parameters().items()]

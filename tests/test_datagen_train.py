@@ -193,3 +193,63 @@ def test_stopping_datagen_leaves_no_worker_behind(tmp_path, how):
         assert (out.stat().st_size - 16) % dataset.RECORD_SIZE == 0 or how == "SIGKILL"
     finally:
         proc.kill()
+
+
+def _positions(tmp_path, count=3000, seed=7):
+    """A positions file of `count` records made from random legal positions
+    (training needs data, not good data; self-play would take longer)."""
+    rng = random.Random(seed)
+    path = tmp_path / "many.bin"
+    records = []
+    for _ in range(count):
+        board = random_board(rng, rng.randint(0, 60))
+        records.append(dataset.pack(dataset.squares_of_fen(board.fen()),
+                                    rng.randint(-600, 600), rng.choice((-1, 0, 1)),
+                                    0 if board.turn == "w" else 1))
+    path.write_bytes(dataset.header() + b"".join(records))
+    return path
+
+
+def test_read_range_is_a_slice_of_the_whole(tmp_path):
+    np = need_module("numpy")
+    path = _positions(tmp_path, 500)
+    whole = dataset.read(path)
+    part = dataset.read_range(path, 123, 200)
+    for key in whole:
+        assert np.array_equal(part[key], whole[key][123:323])
+
+
+def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, capsys,
+                                                                     monkeypatch):
+    """Data read a chunk at a time, and a run interrupted after its second
+    epoch then resumed from its checkpoint, give the very network of the run
+    that went through; a resume with other settings is refused."""
+    need_module("numpy")
+    need_module("scipy")
+    from tuong.tools.training import train
+    data = _positions(tmp_path)
+    common = [str(data), "--epochs", "4", "--hidden", "16", "--batch", "256",
+              "--chunk", "1000", "--seed", "3"]
+    straight, resumed = tmp_path / "straight.nnue", tmp_path / "resumed.nnue"
+    assert train.main(common + ["-o", str(straight)]) == 0
+    printed = capsys.readouterr().out
+    assert "in chunks of 1,000 positions" in printed
+    assert sum(line.startswith("epoch ") for line in printed.splitlines()) == 4
+
+    save = train.Run.save
+
+    def save_then_stop(run, path):
+        save(run, path)
+        if run.epoch == 2:
+            raise KeyboardInterrupt
+    monkeypatch.setattr(train.Run, "save", save_then_stop)
+    assert train.main(common + ["-o", str(resumed)]) == 130
+    assert not resumed.exists() and (tmp_path / "resumed.nnue.ckpt").exists()
+    monkeypatch.setattr(train.Run, "save", save)
+    assert train.main(common + ["-o", str(resumed), "--resume"]) == 0
+    assert "resuming after epoch 2 of 4" in capsys.readouterr().out
+    assert resumed.read_bytes() == straight.read_bytes()
+    with pytest.raises(SystemExit):
+        train.main([str(data), "--epochs", "4", "--hidden", "32", "--batch", "256",
+                    "--chunk", "1000", "--seed", "3", "-o", str(resumed), "--resume"])
+    assert "hidden differ" in capsys.readouterr().err

@@ -126,6 +126,18 @@ def read(path, limit=None):
     return decode(raw, path)
 
 
+def read_range(path, start, count):
+    """Records start .. start + count - 1 of a file, decoded (the trainer
+    reads a file larger than memory this way, a chunk at a time)."""
+    import numpy as np
+    with open(path, "rb") as f:
+        check_header(f.read(HEADER.size), path)
+        f.seek(HEADER.size + start * RECORD_SIZE)
+        raw = np.fromfile(f, dtype=np.uint8, count=count * RECORD_SIZE)
+    raw = raw[:len(raw) // RECORD_SIZE * RECORD_SIZE].reshape(-1, RECORD_SIZE)
+    return decode(raw, path, first=start)
+
+
 def decode(raw, source="records", first=0):
     """Records (n, 32) uint8 -> dict of numpy arrays:
     square (n, 32) int16: each piece's square 0..89, -1 for no piece;

@@ -16,6 +16,7 @@ for 8 plies in a row (the positions of those plies are dropped: their result was
 adjudication, not played out), a draw when all scores have been within
 +-draw for 20 plies after ply 100.
 """
+import json
 import multiprocessing
 import os
 import random
@@ -165,7 +166,14 @@ GAMES_PER_TASK = 4
 def fill(out, have, target, settings, seed, concurrency, cluster=None):
     """Append games' positions to the open file `out` (holding `have`)
     until it holds `target`, from `concurrency` worker processes or the Dask
-    cluster at `cluster`; prints progress to stderr. Returns 0."""
+    cluster at `cluster`; prints progress to stderr. Returns 0.
+
+    Each task (GAMES_PER_TASK games from one seed) is written whole or not
+    at all, once, however its worker fares (a task lost with its worker is
+    played again elsewhere, from the same seed: the same games); the
+    journal FILE.tasks says, a JSON line a task, which seed wrote which
+    records (`offset`, `positions`), so that a file can be checked and its
+    recipe repeated."""
     import concurrent.futures as cf
     if have >= target:
         print(f"{out.name} holds {have:,} positions already", file=sys.stderr)
@@ -183,20 +191,28 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
     # Seeds follow what the file holds, so that a run that goes on plays new games.
     base = (seed << 40) ^ (have << 8)
     start, written, games, results = time.time(), 0, 0, {1: 0, 0: 0, -1: 0}
-    pending, task = set(), 0
+    pending, task, seeds = set(), 0, {}
+    journal = open(out.name + ".tasks", "a", encoding="utf-8")
     # SIGTERM (a session's end, kill) stops as Ctrl-C does: the workers go too.
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         while have + written < target:
             while len(pending) < 2 * slots:
-                pending.add(executor.submit(play_games, settings, base + task, GAMES_PER_TASK))
+                future = executor.submit(play_games, settings, base + task, GAMES_PER_TASK)
+                seeds[future] = base + task
+                pending.add(future)
                 task += 1
             done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for future in done:
                 records, outcomes = future.result()
+                count = len(records) // dataset.RECORD_SIZE
                 out.write(records)
                 out.flush()
-                written += len(records) // dataset.RECORD_SIZE
+                journal.write(json.dumps({"seed": seeds.pop(future), "offset": have + written,
+                                          "positions": count, "games": len(outcomes),
+                                          "nodes": settings.nodes}) + "\n")
+                journal.flush()
+                written += count
                 games += len(outcomes)
                 for r in outcomes:
                     results[r] += 1
@@ -207,6 +223,7 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
     except KeyboardInterrupt:
         print("\ninterrupted: the file holds every finished game", file=sys.stderr)
     finally:
+        journal.close()
         for future in pending:
             future.cancel()
         signal.signal(signal.SIGTERM, previous)

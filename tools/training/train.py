@@ -2,7 +2,7 @@
 
     tuong-train DATA... -o NET.nnue [--hidden 128] [--epochs 12] [--batch 16384]
                 [--lr 0.001] [--lambda 1.0] [--validation 0.05] [--seed 1]
-                [--scale K] [--limit N] [--threads N]
+                [--scale K] [--limit N] [--threads N] [--chunk 2500000] [--resume]
 
 DATA are positions files from tuong-datagen --out. The network is the one
 engine/nnue.pyx evaluates (engine/network.py: 1260 piece-square features
@@ -19,12 +19,24 @@ results from the scores) unless --scale gives it. Every position is also
 used mirrored left-right (Xiangqi's rules are symmetric). The last
 --validation share of the data (whole games: the files are in game order)
 is held out; the training and validation losses are printed after every
-epoch. The piece-square path starts from the hand-crafted evaluation's
-material and piece-square values, so training starts from a sane
-evaluation. The network of the epoch with the lowest validation loss is
-quantised and written, with the training's figures in its description.
+epoch, with a progress bar within it. The learning rate is cut by 3 for
+the last third of the epochs. The piece-square path starts from the
+hand-crafted evaluation's material and piece-square values, so training
+starts from a sane evaluation. The network of the epoch with the lowest
+validation loss is quantised and written, with the training's figures in
+its description.
+
+The data need not fit in memory: they are read --chunk positions at a
+time (the chunks in a new random order each epoch, the positions within
+one shuffled); data within one chunk train exactly as if read whole.
+After every epoch the whole state (weights, the optimiser's moments, the
+random generator, the losses so far, the best epoch's weights) is written
+to NET.nnue.ckpt; --resume goes on from there after an interruption (the
+same data and settings; --epochs may grow).
 """
+import json
 import math
+import os
 import sys
 import time
 
@@ -67,7 +79,7 @@ def features(square, kind, side, mirror=False):
         rel_rank = np.where(persp == 0, rank, 9 - rank)
         theirs = (colour != persp).astype(np.int32)
         f = (theirs * 7 + piece_type) * 90 + rel_rank * 9 + file
-        out.append(np.where(present, f, -1).astype(np.int32))
+        out.append(np.where(present, f, -1).astype(np.int16))   # features < 1260
     return out
 
 
@@ -252,40 +264,129 @@ def evaluate_loss(model, data, scale, batch):
     return total / max(1, len(data))
 
 
-def train(model, train_data, valid_data, scale, epochs, batch, lr, rng, log=print,
-          progress=True):
-    """Adam on mini-batches, the learning rate cut by 3 for the last third;
-    returns [(epoch, train loss, validation loss)]."""
-    opt = Adam(model.params(), lr)
-    history = []
-    for epoch in range(1, epochs + 1):
-        if epoch == max(2, epochs * 2 // 3 + 1):
+class Source:
+    """The positions of the data files as one sequence, read by ranges."""
+
+    def __init__(self, paths, limit=None):
+        from tuong.tools.training import dataset
+        self.parts = [(str(path), dataset.count(path)) for path in paths]
+        total = sum(count for _, count in self.parts)
+        self.total = min(total, limit) if limit else total
+
+    def read(self, start, stop):
+        """Positions start .. stop - 1, decoded (dataset.decode's arrays)."""
+        import numpy as np
+        from tuong.tools.training import dataset
+        pieces, offset = [], 0
+        for path, count in self.parts:
+            low, high = max(start, offset), min(stop, offset + count)
+            if low < high:
+                pieces.append(dataset.read_range(path, low - offset, high - low))
+            offset += count
+        return {key: np.concatenate([p[key] for p in pieces]) for key in pieces[0]}
+
+    def signature(self):
+        return [[os.path.basename(path), count] for path, count in self.parts] + [self.total]
+
+
+class Run:
+    """What a training run is and where it stands: written after every
+    epoch (the checkpoint) and read back by --resume."""
+
+    def __init__(self, model, opt, rng, settings):
+        self.model, self.opt, self.rng, self.settings = model, opt, rng, settings
+        self.epoch, self.history, self.best = 0, [], None
+
+    def save(self, path):
+        import numpy as np
+        arrays = {f"param{i}": p for i, p in enumerate(self.model.params())}
+        arrays.update({f"m{i}": m for i, m in enumerate(self.opt.m)})
+        arrays.update({f"v{i}": v for i, v in enumerate(self.opt.v)})
+        if self.best is not None:
+            arrays.update({f"best{i}": p for i, p in enumerate(self.best)})
+        meta = {"settings": self.settings, "epoch": self.epoch, "history": self.history,
+                "adam_t": self.opt.t, "lr": self.opt.lr,
+                "rng": self.rng.bit_generator.state}
+        arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+        partial = path + ".partial"
+        with open(partial, "wb") as f:          # whole or not at all: a kill mid-write
+            np.savez(f, **arrays)               # leaves the last checkpoint
+        os.replace(partial, path)
+
+    def load(self, path):
+        """Take the checkpoint's state; ValueError if it is of other data or settings."""
+        import numpy as np
+        with np.load(path) as saved:
+            meta = json.loads(bytes(saved["meta"]).decode())
+            if meta["settings"] != self.settings:
+                differ = sorted(k for k in set(meta["settings"]) | set(self.settings)
+                                if meta["settings"].get(k) != self.settings.get(k))
+                raise ValueError(f"{path} is a run of other data or settings "
+                                 f"({', '.join(differ)} differ)")
+            for i, p in enumerate(self.model.params()):
+                p[...] = saved[f"param{i}"]
+            for i, m in enumerate(self.opt.m):
+                m[...] = saved[f"m{i}"]
+            for i, v in enumerate(self.opt.v):
+                v[...] = saved[f"v{i}"]
+            if "best0" in saved:
+                self.best = [saved[f"best{i}"].copy() for i in range(len(self.model.params()))]
+        self.epoch, self.history = meta["epoch"], [tuple(h) for h in meta["history"]]
+        self.opt.t, self.opt.lr = meta["adam_t"], meta["lr"]
+        self.rng.bit_generator.state = meta["rng"]
+
+
+def train(run, source, train_end, scale, lam, epochs, batch, lr, chunk, log=print,
+          progress=True, checkpoint=None):
+    """Adam on mini-batches from positions 0 .. train_end - 1 of `source`
+    (the rest validates), the learning rate cut by 3 for the last third;
+    the run's history [(epoch, train loss, validation loss)] when done.
+    The run is saved to `checkpoint` after every epoch."""
+    model, opt, rng = run.model, run.opt, run.rng
+    starts = list(range(0, train_end, chunk))
+    valid_chunks = list(range(train_end, source.total, chunk))
+    for epoch in range(run.epoch + 1, epochs + 1):
+        if epoch >= max(2, epochs * 2 // 3 + 1):
             opt.lr = lr / 3
-        order = rng.permutation(len(train_data))
-        starts = range(0, len(order), batch)
-        bar = _bar(starts, f"epoch {epoch}/{epochs}", progress)
+        # One chunk: exactly the whole-data order (the generator is not
+        # drawn from for the chunks' order).
+        chunks = [starts[i] for i in rng.permutation(len(starts))] if len(starts) > 1 else starts
         total, seen = 0.0, 0
-        for start in bar:
-            idx = order[start:start + batch]
-            x_us, x_them = sparse_rows(train_data.us[idx]), sparse_rows(train_data.them[idx])
-            loss, _, cache, grad_out = loss_and_grad(model, x_us, x_them,
-                                                      train_data.target[idx], scale)
-            opt.step(model.params(), model.backward(x_us, x_them, cache, grad_out))
-            total += loss * len(idx)
-            seen += len(idx)
-            if hasattr(bar, "set_postfix"):
-                bar.set_postfix(loss=f"{total / seen:.6f}")
-        valid = evaluate_loss(model, valid_data, scale, batch) if len(valid_data) else float("nan")
-        history.append((epoch, total / max(1, seen), valid))
+        for number, begin in enumerate(chunks, 1):
+            data = Data(source.read(begin, min(begin + chunk, train_end)), scale, lam)
+            order = rng.permutation(len(data))
+            label = f"epoch {epoch}/{epochs}" + (f" chunk {number}/{len(chunks)}"
+                                                 if len(chunks) > 1 else "")
+            bar = _bar(range(0, len(order), batch), label, progress)
+            for start in bar:
+                idx = order[start:start + batch]
+                x_us, x_them = sparse_rows(data.us[idx]), sparse_rows(data.them[idx])
+                loss, _, cache, grad_out = loss_and_grad(model, x_us, x_them,
+                                                          data.target[idx], scale)
+                opt.step(model.params(), model.backward(x_us, x_them, cache, grad_out))
+                total += loss * len(idx)
+                seen += len(idx)
+                if hasattr(bar, "set_postfix"):
+                    bar.set_postfix(loss=f"{total / seen:.6f}")
+        valid_sum, valid_rows = 0.0, 0
+        for begin in valid_chunks:
+            data = Data(source.read(begin, min(begin + chunk, source.total)), scale, lam)
+            valid_sum += evaluate_loss(model, data, scale, batch) * len(data)
+            valid_rows += len(data)
+        valid = valid_sum / valid_rows if valid_rows else float("nan")
+        run.history.append((epoch, total / max(1, seen), valid))
         log(f"epoch {epoch}: train loss {total / max(1, seen):.6f}, validation loss {valid:.6f}")
-        if len(valid_data) and valid <= min(v for _, _, v in history):
-            best = [p.copy() for p in model.params()]
-    if len(valid_data):
+        if valid_rows and valid <= min(v for _, _, v in run.history):
+            run.best = [p.copy() for p in model.params()]
+        run.epoch = epoch
+        if checkpoint:
+            run.save(checkpoint)
+    if valid_chunks and run.best is not None:
         # The epoch that predicted the held-out games best: later ones fit
         # the training games' noise (the data are few for the network).
-        for param, kept in zip(model.params(), best):
+        for param, kept in zip(model.params(), run.best):
             param[...] = kept
-    return history
+    return run.history
 
 
 def _bar(iterable, label, progress):
@@ -296,14 +397,6 @@ def _bar(iterable, label, progress):
     except ImportError:
         return iterable
     return tqdm(iterable, desc=label, unit="batch", leave=False, file=sys.stderr)
-
-
-def split(decoded, share):
-    """(training, validation) by position order: the last share held out."""
-    n = len(decoded["score"])
-    cut = n - int(n * share)
-    pick = lambda sl: {k: v[sl] for k, v in decoded.items()}   # noqa: E731
-    return pick(slice(0, cut)), pick(slice(cut, n))
 
 
 def main(argv=None):
@@ -321,6 +414,10 @@ def main(argv=None):
     parser.add_argument("--limit", type=integer(1), help="use at most this many positions")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=integer(1, 256), help="BLAS threads (default: all)")
+    parser.add_argument("--chunk", type=integer(1000), default=2_500_000,
+                        help="positions read at a time (memory: about 300 bytes each)")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on from NET.nnue.ckpt, the last finished epoch")
     args = parser.parse_args(argv)
     if args.hidden % 16:
         parser.error("--hidden must be a multiple of 16")
@@ -336,35 +433,59 @@ def main(argv=None):
             pass
     import numpy as np
     from tuong.tools.training import dataset
-    parts = []
     try:
-        for path in args.data:
-            parts.append(dataset.read(path))
+        source = Source(args.data, args.limit)
     except (OSError, dataset.DatasetError) as e:
         parser.error(str(e))
-    decoded = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    if args.limit:
-        decoded = {k: v[:args.limit] for k, v in decoded.items()}
-    n = len(decoded["score"])
+    n = source.total
     if n < 100:
         parser.error(f"{n} positions: too few to train on")
     started = time.time()
-    side = decoded["side"].astype(np.int32)
-    wdl = (decoded["result"] * np.where(side == 0, 1, -1) + 1) / 2
-    scale = args.scale or fit_scale(decoded["score"], wdl)
+    if args.scale:
+        scale = args.scale
+    else:                                # fitted on (at most) the first 4 million
+        try:
+            sample = source.read(0, min(n, 4_000_000))
+        except dataset.DatasetError as e:
+            parser.error(str(e))
+        side = sample["side"].astype(np.int32)
+        wdl = (sample["result"] * np.where(side == 0, 1, -1) + 1) / 2
+        scale = fit_scale(sample["score"], wdl)
+        del sample
     print(f"{n:,} positions from {len(args.data)} file(s); K = {scale:.1f} cp"
           f"{' (fitted)' if not args.scale else ''}", flush=True)
-    train_part, valid_part = split(decoded, args.validation)
-    train_data = Data(train_part, scale, args.lam)
-    valid_data = Data(valid_part, scale, args.lam)
-    print(f"training on {len(train_data):,} rows (mirrors included), "
-          f"validating on {len(valid_data):,}", flush=True)
+    train_end = n - int(n * args.validation)
+    print(f"training on {2 * train_end:,} rows (mirrors included), "
+          f"validating on {2 * (n - train_end):,}"
+          f"{f', in chunks of {args.chunk:,} positions' if train_end > args.chunk else ''}",
+          flush=True)
     rng = np.random.default_rng(args.seed)
     model = Model(args.hidden, rng)
-    history = train(model, train_data, valid_data, scale, args.epochs, args.batch, args.lr, rng,
-                    log=lambda line: print(line, flush=True))
+    settings = {"data": source.signature(), "hidden": args.hidden, "batch": args.batch,
+                "lr": args.lr, "lambda": args.lam, "validation": args.validation,
+                "scale": round(scale, 6), "seed": args.seed, "chunk": args.chunk}
+    run = Run(model, Adam(model.params(), args.lr), rng, settings)
+    checkpoint = args.output + ".ckpt"
+    if args.resume:
+        if not os.path.exists(checkpoint):
+            parser.error(f"--resume: no checkpoint {checkpoint}")
+        try:
+            run.load(checkpoint)
+        except (ValueError, OSError, KeyError) as e:
+            parser.error(f"--resume: {e}")
+        print(f"resuming after epoch {run.epoch} of {args.epochs}", flush=True)
+    try:
+        history = train(run, source, train_end, scale, args.lam, args.epochs, args.batch,
+                        args.lr, args.chunk, log=lambda line: print(line, flush=True),
+                        checkpoint=checkpoint)
+    except dataset.DatasetError as e:
+        parser.error(str(e))
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: {checkpoint} holds epoch {run.epoch}; --resume goes on",
+              file=sys.stderr)
+        return 130
     best_epoch, final_train, final_valid = min(history, key=lambda h: h[2]) \
-        if len(valid_data) else history[-1]
+        if train_end < n else history[-1]
     print(f"keeping epoch {best_epoch} (the lowest validation loss)", flush=True)
     minutes = (time.time() - started) / 60
     description = (f"{n} positions, hidden {args.hidden}, epoch {best_epoch} of {args.epochs}, "
