@@ -234,6 +234,12 @@ def test_import_pgn_then_export_it(browser):
     browser.wait.until(lambda d: d.execute_script("return window.tuong.lastPgn"))
     exported, problems = records.read_pgn(browser.execute_script("return window.tuong.lastPgn"))
     assert not problems and exported[0].moves == original[0].moves
+    # The record's own headers come back (fault 3), and are shown to edit.
+    for tag in ("Event", "White", "Black", "Date"):
+        if original[0].tags.get(tag, "?") not in ("?", ""):
+            assert exported[0].tags[tag] == original[0].tags[tag], tag
+    assert browser.find_element(By.ID, "header-Black").get_attribute("value") == \
+        original[0].tags["Black"]
     press(browser, "\ue012")                          # ArrowLeft: one ply back
     until(browser, lambda s: s["ply"] == len(s["moves"]) - 1, "a step back")
     press(browser, "\ue011")                          # Home

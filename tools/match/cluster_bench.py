@@ -18,6 +18,14 @@
         move checked with pyffish when it is installed. The options after -- replace the default
         (tuong against tuong at tc=2+0.02).
 
+    tuong-cluster-bench datagen [--positions 20000] [--nodes 3000] [--workers 1]
+                                [--cluster local:N | tcp://HOST:PORT] [--repeat 2]
+        tuong-datagen --out with --concurrency N and with --cluster, run
+        alternately (ABAB...), the same seed: positions an hour per worker
+        each way and the cluster's cost against the local run. --cluster
+        names a running scheduler (with --workers workers) to measure real
+        hosts; by default local:N.
+
 Machines are noisy: the load average is printed beside every figure.
 """
 import argparse
@@ -178,6 +186,36 @@ def bench_match(args):
     return 0
 
 
+def bench_datagen(args):
+    cluster = args.cluster or f"local:{args.workers}"
+    modes = {"local": ["--concurrency", str(args.workers)], "cluster": ["--cluster", cluster]}
+    rates = {mode: [] for mode in modes}
+    with tempfile.TemporaryDirectory() as tmp:
+        for run in range(args.repeat):
+            for mode, extra in modes.items():
+                out = Path(tmp) / f"{mode}-{run}.bin"
+                argv = [sys.executable, "-m", "tuong.tools.training.datagen", "--out", str(out),
+                        "--positions", str(args.positions), "--nodes", str(args.nodes),
+                        "--seed", str(run + 1), *extra]
+                load = _load()
+                start = time.perf_counter()
+                proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+                elapsed = time.perf_counter() - start
+                if proc.returncode != 0:
+                    sys.stderr.write(proc.stdout[-2000:] + proc.stderr[-2000:])
+                    return 1
+                from tuong.tools.training import dataset
+                positions = dataset.count(out)
+                rate = 3600 * positions / elapsed / args.workers
+                rates[mode].append(rate)
+                print(f"{mode:8} {positions:,} positions in {elapsed:6.1f} s: "
+                      f"{rate:,.0f} an hour per worker; before: {load}", flush=True)
+    local, remote = (statistics.median(rates[m]) for m in modes)
+    print(f"median positions an hour per worker: --concurrency {args.workers} {local:,.0f}, "
+          f"--cluster {cluster} {remote:,.0f} ({100 * (remote / local - 1):+.1f}%)")
+    return 0
+
+
 def _game(text):
     label, _, seconds = text.partition("=")
     try:
@@ -206,10 +244,17 @@ def main(argv=None):
     play.add_argument("--workers", type=integer(1), default=2)
     play.add_argument("--repeat", type=integer(1), default=2)
     play.set_defaults(run=bench_match)
+    data = sub.add_parser("datagen", help="tuong-datagen locally against on a cluster, ABAB")
+    data.add_argument("--positions", type=integer(100), default=20000)
+    data.add_argument("--nodes", type=integer(1), default=3000)
+    data.add_argument("--workers", type=integer(1), default=1)
+    data.add_argument("--cluster", help="a running scheduler (default: local:WORKERS)")
+    data.add_argument("--repeat", type=integer(1), default=2)
+    data.set_defaults(run=bench_datagen)
     args = parser.parse_args(argv)
     args.options = options
     command = sub.choices[args.what]
-    if args.what == "overhead":
+    if args.what == "overhead" or (args.what == "datagen" and args.cluster):
         check_cluster(command, args.cluster, "--cluster")
     elif options:
         try:

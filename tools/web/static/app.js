@@ -1870,7 +1870,7 @@ function wireControls() {
     store('tuong.player', app.player);
     sendSettings();
   });
-  on('#draw', 'click', () => send({ type: 'draw' }));
+  on('#draw', 'click', () => confirmThen(t('Offer a draw? If it is accepted, the game ends.'), () => send({ type: 'draw' })));
   on('#apply-mode', 'click', () => send({ type: 'mode', ...modeFromControls() }));
   on('#level-kind', 'change', () => {
     // The old number means nothing in the new unit.
