@@ -382,6 +382,9 @@ def test_the_interface_speaks_chinese_and_vietnamese(browser):
     Select(browser.find_element(By.ID, "lang")).select_by_value("vi")
     until(browser, lambda s: s["lang"] == "vi" and s["notation"] == "vietnamese", "Vietnamese")
     assert text(browser, "status") == "Đỏ đi" and text(browser, "new") == "Ván mới"
+    browser.execute_script("window.tuong.send({type: 'move', move: 'a0a9'})")   # refused:
+    browser.wait.until(lambda d: d.find_element(By.ID, "error").text)          # in Vietnamese
+    assert text(browser, "error") == "nước a0a9 không hợp lệ ở đây"
     assert state(browser)["moves"][0]["text"] == "P2-5"
     Select(browser.find_element(By.ID, "pieces-style")).select_by_value("letters")
     browser.wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '[data-piece="C"] text'))

@@ -409,15 +409,49 @@ function onAnnotation(message) {
 
 function onNotice(message) {
   const box = $('#notice');
-  box.textContent = message.text || '';
+  box.textContent = localize(message.text || '');
   box.classList.remove('stale');
   clearTimeout(onNotice.timer);
   // Notices stay readable but fade, so a new one stands out.
   onNotice.timer = setTimeout(() => box.classList.add('stale'), 10000);
 }
 
+// The server's refusals and notices are English sentences; those a player
+// meets in ordinary use are matched here and said in the page's language
+// (the parts in {0}, {1} are kept as they came). Others stay English.
+const SERVER_TEXTS = [
+  [/^(.+) is thinking: wait for its move or take back$/, '{0} is thinking: wait for its move or take back'],
+  [/^(.+) is thinking$/, '{0} is thinking...'],
+  [/^the game is over(?: \((.*)\))?$/, 'the game is over'],
+  [/^the game is over: no move to hint$/, 'the game is over'],
+  [/^it is the engine's turn$/, "it is the engine's turn"],
+  [/^illegal move '(.+)' here$/, 'illegal move {0} here'],
+  [/^that move is on the main line already$/, 'that move is on the main line already'],
+  [/^nothing to take back \(or its place is gone\)$/, 'nothing to take back'],
+  [/^the analysis has no line yet: (?:ask|offer) again in a moment$/, 'the analysis has no line yet: try again in a moment'],
+  [/^resign and draw offers are for a game against the engine$/, 'resign and draw offers are for a game against the engine'],
+  [/^offer the draw on your own move(?:, not while (.+) thinks)?$/, 'offer the draw on your own move'],
+  [/^go to the end of the game to offer a draw$/, 'go to the end of the game to offer a draw'],
+  [/^nothing to import$/, 'nothing to import: paste a FEN, EPD or PGN first'],
+  [/^cannot import: (.+)$/, 'cannot import: {0}'],
+  [/^no moves to annotate$/, 'no moves to annotate'],
+  [/^(.+) is playing this game: finish it, or choose .+, then annotate$/, '{0} is playing this game: finish it, or let it play nobody, then annotate'],
+  [/^no game to bring back$/, 'no game to bring back'],
+  [/^not a legal position: (.+)$/, 'not a legal position: {0}'],
+  [/^(.+) declines the draw$/, '{0} declines the draw'],
+  [/^(\d+) games in the file: the first \((.+)\) is loaded$/, '{0} games in the file: the first ({1}) is loaded'],
+];
+
+function localize(text) {
+  for (const [pattern, words] of SERVER_TEXTS) {
+    const m = pattern.exec(text);
+    if (m) return t(words, Object.fromEntries(m.slice(1).map((v, i) => [i, v === undefined ? '' : v])));
+  }
+  return text;
+}
+
 function onError(message) {
-  setError(message.message || 'error');
+  setError(localize(message.message || 'error'));
   if (app.setup) app.setup.pending = false;   // stay in the editor to fix the position
   renderBoard();                              // a dropped piece goes back if its move was refused
 }
