@@ -72,6 +72,7 @@ class Page:
             stack.extend(self.nodes[c] for c in reversed(node["children"]))
         manual = ("resignation", "time forfeit", "agreement", "illegal move")
         return {"variant": state["variant"], "start_fen": state["start_fen"],
+                "comment": order[0]["comment"],
                 "nodes": [[index[n["parent"]], n["move"], n["comment"], n["mark"],
                            n["result"] if n["result"] and n["result"]["termination"] in manual
                            else None] for n in order[1:]],
@@ -330,7 +331,7 @@ def test_annotation_marks_and_comments():
             assert done["done"] == done["total"] == 4 and len(done["summary"]) == 2
             state = page.last("state")
             assert all(m["note"] and not m["comment"] for m in state["moves"])
-            assert state["moves"][2]["mark"] in ("??", "?")
+            assert state["moves"][2]["amark"] in ("??", "?") and state["moves"][2]["mark"] is None
     run(body())
 
 
@@ -544,4 +545,78 @@ def test_new_game_and_resignation_can_be_undone_and_a_draw_keeps_the_time_used()
             state = page.current()
             assert state["result"]["termination"] == "agreement", state["result"]
             assert state["clocks"]["w"] < 59.7 and state["clocks"]["running"] is None
+    run(body())
+
+
+def test_what_the_review_found_stays_fixed():
+    """A restored subtree reaches the page in today's notation; reopen
+    twice never points at a deleted move; a side's clock is charged when
+    the game moves on without its move; a fallen flag is not taken back;
+    a refused restore says so with `restore:`; an imported long comment is
+    cut to what a restore takes."""
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine=None)
+            for move in ("h2e2", "h9g7"):
+                await page.send(type="move", move=move)
+            await page.send(type="new")
+            await page.send(type="reopen")
+            second = page.root()["children"][0]
+            second = page.nodes[second]["children"][0]
+            await page.send(type="delete", node=second)
+            await page.send(type="settings", notation="iccs")
+            state = await page.send(type="undo_edit")
+            assert [m["text"] for m in state["moves"]] == ["H2-E2", "H9-G7"]
+            await page.send(type="delete", node=second)
+            await page.send(type="new")
+            await page.send(type="reopen")
+            state = await page.send(type="reopen")   # nothing was replaced since: refused
+            assert state["type"] == "error"
+            state = page.current()
+            assert state["cursor"] in page.nodes and state["play"] in page.nodes
+
+            await page.send(type="new")
+            await page.send(type="mode", engine="b",
+                            level={"kind": "clock", "base": 60, "inc": 0})
+            await asyncio.sleep(0.6)
+            state = await page.send(type="mode", engine=None)   # Red's clock stops: charged
+            assert state["clocks"]["w"] < 59.5, state["clocks"]
+
+            await page.send(type="mode", engine="b", level={"kind": "clock", "base": 1, "inc": 0})
+            await page.until(lambda: page.current()["result"] is not None, "the flag")
+            error = await page.send(type="undo")
+            assert error["type"] == "error" and "flag" in error["message"]
+
+            error = await page.send(type="restore", game={"variant": "xiangqi",
+                                                         "moves": ["h2e2"], "cursor": 7})
+            assert error["type"] == "error" and error["message"].startswith("restore: ")
+            state = await page.send(type="restore", game={"variant": "xiangqi",
+                                                         "moves": ["h2e2"], "cursor": 1})
+            assert state["restored"] and state["ply"] == 1
+            assert page.current()["restored"] is False       # said once
+
+            long = "x" * 3000
+            state = await page.send(type="import", text=f"1. h2e2 {{{long}}} *")
+            assert len(state["moves"][0]["comment"]) <= 2000
+            await page.send(type="new")
+            state = await page.send(type="restore", game=state["saved"])
+            assert state["type"] == "state"
+    run(body())
+
+
+def test_browsing_does_not_cut_the_annotation_short():
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine=None)
+            for move in ("h2e2", "h9g7"):
+                await page.send(type="move", move=move)
+            started = asyncio.get_running_loop().time()
+            await page.send(type="annotate", movetime=0.4)
+            for _ in range(10):
+                await page.send(type="goto", ply=0)
+                await page.send(type="goto", ply=2)
+                await asyncio.sleep(0.05)
+            await page.until(lambda: page.current()["summary"], "the annotation")
+            # Three positions of 0.4 s each: browsing stopped none of them.
+            assert asyncio.get_running_loop().time() - started >= 1.2
     run(body())

@@ -134,7 +134,7 @@ class Server:
                     outbox.append(STATE)
                     wake.set()
                 return
-            text = json.dumps(message)
+            text = json.dumps(message)          # ASCII: its length is its bytes
             if queued["bytes"] + len(text) > OUTBOX_BYTES:
                 if message.get("type") == "info":       # analysis lines go first
                     queued["dropped"] += 1

@@ -238,6 +238,8 @@ def tree_from_saved(game):
     result], ...] in order (index 0 is the start position, entry i is
     node i + 1), or the older `moves` (one line)."""
     tree = GameTree(game.get("start_fen"))
+    if game.get("comment") is not None:
+        tree.root.comment = text_field(game["comment"], "restore: the first comment", MAX_TEXT)
     nodes = game.get("nodes")
     if nodes is None:
         moves = game.get("moves", [])
@@ -334,7 +336,11 @@ def first_game(job, notation):
     if len(tree) > MAX_NODES + 1:
         return None, 1, [f"a game of more than {MAX_NODES} moves"]
     fill("xiangqi", tree, notation)
-    tags = dict(record.tags)
+    for node in tree.root.walk():        # as much as a page keeps (and restores)
+        if node.comment and len(node.comment) > MAX_TEXT:
+            node.comment = node.comment[:MAX_TEXT - 3] + "..."
+    tags = {name: " ".join(value.split())[:200] for name, value in record.tags.items()
+            if isinstance(value, str)}
     if "Red" in tags:
         tags.setdefault("White", tags["Red"])
     return (tree, tags), count or len(found), problems

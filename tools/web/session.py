@@ -40,7 +40,7 @@ from tuong.tools import records
 from tuong.tools.records import annotate, commentary, notation as notations
 from tuong.tools.records.tree import GameTree
 from tuong.tools.web.game import (
-    HEADER_NAMES, LANGS, MAX_IMPORT, MAX_MOVES, MAX_TEXT, NOTATIONS, SIDE_NAMES,
+    HEADER_NAMES, LANGS, MAX_IMPORT, MAX_MOVES, MAX_NODES, MAX_TEXT, NOTATIONS, SIDE_NAMES,
     VARIANTS, Level, Refused, copy_tree, describe, describe_root, fill, first_game, grid_of,
     manual_result, new_board, number, opening_book, text_field, texts, tree_from_saved)
 
@@ -74,11 +74,13 @@ class Session:
         self.thinking = False
         self.lines = {}                  # fen -> (pv, cp, mate, depth): known best lines
         self.annotation = None           # (the line's node ids, the searches) once annotated
+        self.annotating = False
         self.summary = None
         self.closed = False
         self.flag_task = self._last_task = None
         self.previous = None             # the game a new one replaced (`reopen` brings it back)
         self._dirty, self._reset = set(), True
+        self._restored = False           # the next state answers a restore
         self._set_game("xiangqi", self._fresh_tree("xiangqi", None), {})
 
     # -- the game -------------------------------------------------------------
@@ -143,6 +145,17 @@ class Session:
             self._touch(node)
         return node
 
+    def _room_for_a_move(self, parent, move):
+        """Refused when a new move would make the game larger than a page
+        can keep (MAX_NODES moves, a line of MAX_MOVES)."""
+        if any(child.move == move for child in parent.children):
+            return
+        if len(self.tree) > MAX_NODES:
+            raise Refused(f"the game holds {MAX_NODES:,} moves, as many as a page keeps: "
+                          "delete some variations first")
+        if parent.data["ply"] >= MAX_MOVES:
+            raise Refused(f"a line of {MAX_MOVES:,} moves is as long as a page keeps")
+
     def _result_at(self, node):
         return node.data.get("result") or node.data.get("end")
 
@@ -186,6 +199,9 @@ class Session:
         side = self._clock_side()
         if self.clock_since and self.clock_since[0] == side:
             return                       # it runs already
+        if self.clock_since and self._charge_clock(increment=False):
+            return                       # the time that ran is charged; its flag fell
+        side = self._clock_side()
         self.clock_since = (side, time.monotonic()) if side else None
 
     def _charge_clock(self, increment=True):
@@ -238,7 +254,7 @@ class Session:
                 "move": node.move, "text": data.get("text"), "ply": data["ply"],
                 "fen": data["fen"], "children": [child.id for child in node.children],
                 "comment": node.comment, "note": data.get("note"),
-                "mark": data.get("amark") or node.mark, "score": data.get("score"),
+                "mark": node.mark, "amark": data.get("amark"), "score": data.get("score"),
                 "mate": data.get("mate"), "capture": data.get("capture", False),
                 "result": self._result_at(node)}
 
@@ -276,9 +292,10 @@ class Session:
                    "notation": self.notation, "lang": self.lang, "player": self.player,
                    "engine_name": self.engine_name, "headers": self.headers,
                    "summary": self.summary, "can_undo_edit": self.tree.can_undo_edit,
-                   "can_reopen": self.previous is not None, "book": self._book_moves(board)}
+                   "can_reopen": self.previous is not None, "book": self._book_moves(board),
+                   "restored": self._restored}
         self._dirty.clear()
-        self._reset = False
+        self._reset = self._restored = False
         return message
 
     def _book_moves(self, board):
@@ -301,8 +318,8 @@ class Session:
             self.epoch += 1
             self._stop_search()
             self.thinking = False
-        elif self.search_kind != "move":
-            self._stop_search()
+        elif self.search_kind not in ("move", "annotation", "draw"):
+            self._stop_search()          # an analysis or a hint of what is no longer shown
         if game:
             self._start_clock()
             if self.flag_task is not None:
@@ -316,7 +333,8 @@ class Session:
                     self._board(play).turn == self.engine_side:
                 self.thinking = True
                 self._spawn(self._engine_move(self.epoch))
-        if self.analysing and not self.thinking and not self._result_at(self.cursor) and \
+        if self.analysing and not self.thinking and not self.annotating and \
+                not self._result_at(self.cursor) and \
                 not self._board(self.cursor).is_game_over():
             self._spawn(self._analyse(self.epoch, self.view))
         self.emit(STATE)
@@ -522,6 +540,11 @@ class Session:
                              ("resigns" if result.move is None else
                               f"played an illegal move {result.move}")})
         else:
+            try:
+                self._room_for_a_move(play, result.move)
+            except Refused:
+                self.engine_side = None      # no room for its move: the engine stops playing
+                raise
             sign = 1 if board.turn == "w" else -1
             info = result.info
             follow = self.cursor is play
@@ -576,9 +599,11 @@ class Session:
         if self.previous is None:
             raise Refused("no game to bring back")
         variant, tree, headers, cursor, play, engine_side = self.previous
+        self.previous = None
         self._keep_previous()
         self.engine_side = engine_side
         self._set_game(variant, tree, headers, cursor, play)
+        self._retext()                   # the notation may have changed since
         await self._changed()
 
     async def on_move(self, message):
@@ -595,6 +620,7 @@ class Session:
             raise Refused("it is the engine's turn")
         if move not in board.legal_moves():
             raise Refused(f"illegal move {move!r} here")
+        self._room_for_a_move(self.cursor, move)
         if self.engine_side is not None and self.cursor is self.play and self._charge_clock():
             await self._changed()
             return
@@ -606,8 +632,12 @@ class Session:
         player's last turn); the moves stay in the tree."""
         plies = message.get("plies")
         node = self.play
-        if self.engine_side is not None and node.data.get("result"):
-            plies = 0 if plies is None else plies    # a resignation or a flag is taken back first
+        result = node.data.get("result")
+        if result and result["termination"] == "time forfeit":
+            raise Refused("a fallen flag is not taken back (the time is spent): "
+                          "go on as an analysis board, or start a new game")
+        if self.engine_side is not None and result:
+            plies = 0 if plies is None else plies    # a resignation is taken back first
             self._end(node, None)
         if plies is None:
             turn = self._board(node).turn
@@ -656,8 +686,15 @@ class Session:
         node = self.tree.undo_edit()
         if node is None:
             raise Refused("nothing to take back (or its place is gone)")
-        self._touch(*self._branch_points())
+        self._retext()                   # what comes back was written in its day's notation
+        self._reset = True               # and the page may not hold it any more
         await self._changed(game=False)
+
+    def _retext(self):
+        """Every move written again in the current notation (Xiangqi's)."""
+        if self.variant == "xiangqi":
+            for node_id, text in texts(self.variant, self.tree, self.notation).items():
+                self.tree.nodes[node_id].data["text"] = text
 
     def _branch_points(self):
         """Every node with variations: their order may have changed."""
@@ -699,8 +736,8 @@ class Session:
         if engine is not None and self.engine_side is None:
             self.play = self.cursor      # a game against the engine starts from the board shown
         self.engine_side, self.thinking = engine, False
-        if level != self.level or level.kind == "clock":
-            self.level = level
+        if "level" in message and (level != self.level or level.kind == "clock"):
+            self.level = level           # a clock given is a clock started afresh
             self._reset_clocks()
         self._name_players()
         await self._changed()
@@ -788,7 +825,7 @@ class Session:
         epoch, play = self.epoch, self.play
         if known is None:
             stale = self._stale(epoch)
-            await self._search("hint", stale, self._position(play), HINT_LIMIT,
+            await self._search("draw", stale, self._position(play), HINT_LIMIT,
                                on_info=self._info_handler(stale, board))
             known = self.lines.get(board.fen())
             if stale():
@@ -911,6 +948,15 @@ class Session:
         return "\n".join(lines) + "\n"
 
     async def on_restore(self, message):
+        """The game a page kept; every refusal says `restore:` first (the page
+        then keeps that game aside rather than lose it)."""
+        try:
+            await self._restore(message)
+        except Refused as refusal:
+            text = str(refusal)
+            raise Refused(text if text.startswith("restore") else f"restore: {text}") from None
+
+    async def _restore(self, message):
         game = message.get("game")
         if not isinstance(game, dict):
             raise Refused("restore needs a game object")
@@ -942,6 +988,7 @@ class Session:
         if isinstance(game.get("result"), dict) and "nodes" not in game:
             self._end(made[-1], manual_result(game["result"]))
         self.previous = None             # a restore is the same page coming back
+        self._restored = True
         await self._changed()
 
     async def on_annotate(self, message):
@@ -959,6 +1006,15 @@ class Session:
         self._spawn(self._annotate(line, movetime))
 
     async def _annotate(self, line, movetime):
+        self.annotating = True
+        try:
+            await self._annotate_line(line, movetime)
+        finally:
+            self.annotating = False
+        if self.analysing:               # turned on meanwhile: it starts now
+            await self._changed(game=False)
+
+    async def _annotate_line(self, line, movetime):
         stale, total = self._stale(self.epoch), len(line) + 1
         searches = {}
         for ply, node in enumerate([self.tree.root] + line):

@@ -240,7 +240,12 @@ function connect() {
     // (the server checks it); then the page's settings.
     const linked = app.linkUsed ? null : linkedGame();
     const saved = linked || load('tuong.game');
-    if (linked) app.linkUsed = true;
+    if (linked) {
+      app.linkUsed = true;
+      // The address no longer names the game: a reload brings back what was played since.
+      history.replaceState(null, '', location.pathname);
+    }
+    app.restoring = Boolean(saved);
     if (saved) sendRaw({ type: 'restore', game: { ...saved, lang: app.lang } });
     sendSettings();
     renderStatus();
@@ -295,7 +300,10 @@ function onState(st) {
   app.state = st;
   window.tuong.state = st;
   setError('');
-  store('tuong.game', savedGame(st));
+  // The game kept in the browser is replaced only once the server has
+  // answered the restore of it (a state first, then its answer).
+  if (st.restored) app.restoring = false;
+  if (!app.restoring) store('tuong.game', savedGame(st));
 
   const moved = !prev || prev.fen !== st.fen || prev.cursor !== st.cursor || prev.variant !== st.variant;
   if (moved) {
@@ -363,7 +371,7 @@ function savedGame(st) {
   }
   const manual = (r) => (r && MANUAL_ENDS.includes(r.termination) ? r : null);
   return {
-    variant: st.variant, start_fen: st.start_fen,
+    variant: st.variant, start_fen: st.start_fen, comment: order.length ? order[0].comment : null,
     nodes: order.slice(1).map((n) => [index.get(n.parent), n.move, n.comment, n.mark, manual(n.result)]),
     cursor: index.get(st.cursor) || 0, play: index.get(st.play) || 0,
     mode: st.mode, notation: st.notation, lang: st.lang, headers: st.headers,
@@ -437,6 +445,7 @@ const SERVER_TEXTS = [
   [/^no moves to annotate$/, 'no moves to annotate'],
   [/^(.+) is playing this game: finish it, or choose .+, then annotate$/, '{0} is playing this game: finish it, or let it play nobody, then annotate'],
   [/^no game to bring back$/, 'no game to bring back'],
+  [/^a fallen flag is not taken back/, 'a fallen flag is not taken back'],
   [/^not a legal position: (.+)$/, 'not a legal position: {0}'],
   [/^(.+) declines the draw$/, '{0} declines the draw'],
   [/^(\d+) games in the file: the first \((.+)\) is loaded$/, '{0} games in the file: the first ({1}) is loaded'],
@@ -452,6 +461,14 @@ function localize(text) {
 
 function onError(message) {
   setError(localize(message.message || 'error'));
+  if (app.restoring && /^restore/.test(message.message || '')) {
+    // The kept game could not be brought back: it goes to the library
+    // rather than away (its moves may be read again from there).
+    app.restoring = false;
+    const saved = load('tuong.game');
+    if (saved) keepInLibrary({ id: Date.now(), title: t('A game that could not be restored'),
+      date: new Date().toISOString().slice(0, 16).replace('T', ' '), saved }, '');
+  }
   if (app.setup) app.setup.pending = false;   // stay in the editor to fix the position
   renderBoard();                              // a dropped piece goes back if its move was refused
 }
@@ -1225,7 +1242,8 @@ function renderMoves() {
   const moveEl = (node) => {
     const el = html('span', { class: 'mv' + (node.id === st.cursor ? ' current' : ''), 'data-node': node.id, title: node.move });
     html('span', { class: 'mv-text' }, el, displayText(node.text) || node.move);
-    if (node.mark) html('span', { class: `mark ${MARK_CLASSES[node.mark] || ''}` }, el, node.mark);
+    const mark = node.amark || node.mark;     // the annotation's, else the record's own
+    if (mark) html('span', { class: `mark ${MARK_CLASSES[mark] || ''}` }, el, mark);
     if (node.id === st.cursor) current = el;
     return el;
   };
@@ -1401,7 +1419,7 @@ function renderGraph() {
   const points = [];
   moves.forEach((m, i) => {
     const share = winShare(m.score, m.mate);
-    if (share !== null) points.push({ ply: i + 1, share, mark: m.mark });
+    if (share !== null) points.push({ ply: i + 1, share, mark: m.amark || m.mark });
   });
   if (!points.length) {
     svg('text', { class: 'graph-empty', x: w / 2, y: h / 2 - 8, 'text-anchor': 'middle' }, graph,
@@ -1648,7 +1666,7 @@ function libraryGames() {
 function gameTitle(st) {
   const h = st.headers || {};
   const names = h.White || h.Black ? `${h.White || '?'} - ${h.Black || '?'}` : t(st.variant === 'xiangqi' ? 'Xiangqi' : st.variant);
-  return `${names}${h.Event ? `, ${h.Event}` : ''} (${t('{n} moves', { n: app.nodes.size - 1 })})`;
+  return `${names}${h.Event ? `, ${h.Event}` : ''} (${t('{n} moves', { n: savedGame(st).nodes.length })})`;
 }
 
 // Keep the game on the board: its PGN comes from the server, then it is stored.

@@ -4,6 +4,7 @@
 'use strict';
 window.TUONG_I18N = {
  "vi": {
+  "A game that could not be restored": "Ván không mở lại được",
   "Analyse": "Phân tích",
   "Annotate game": "Chú giải ván cờ",
   "Annotate the shown line: marks, scores, comments": "Chú giải biến đang xem: ký hiệu, điểm, lời bình",
@@ -152,6 +153,7 @@ window.TUONG_I18N = {
   "Yes": "Có",
   "Your comment on this move": "Lời bình của bạn cho nước này",
   "Your name": "Tên bạn",
+  "a fallen flag is not taken back": "đã hết giờ thì không đi lại được",
   "a new search": "lượt tính mới",
   "advisor": "Sĩ",
   "analysis on / off": "bật / tắt phân tích",
@@ -232,6 +234,7 @@ window.TUONG_I18N = {
   "{winner} wins": "{winner} thắng"
  },
  "zh-Hans": {
+  "A game that could not be restored": "无法恢复的对局",
   "Analyse": "分析",
   "Annotate game": "注释对局",
   "Annotate the shown line: marks, scores, comments": "注释当前着法线：标记、评分、评注",
@@ -381,6 +384,7 @@ window.TUONG_I18N = {
   "Yes": "是",
   "Your comment on this move": "你对此步的评注",
   "Your name": "你的名字",
+  "a fallen flag is not taken back": "超时不能悔棋",
   "a new search": "新的搜索",
   "advisor": "仕",
   "analysis on / off": "开启 / 关闭分析",
@@ -461,6 +465,7 @@ window.TUONG_I18N = {
   "{winner} wins": "{winner}获胜"
  },
  "zh-Hant": {
+  "A game that could not be restored": "無法恢復的對局",
   "Analyse": "分析",
   "Annotate game": "註釋對局",
   "Annotate the shown line: marks, scores, comments": "註釋當前著法線：標記、評分、評註",
@@ -610,6 +615,7 @@ window.TUONG_I18N = {
   "Yes": "是",
   "Your comment on this move": "你對此步的評註",
   "Your name": "你的名字",
+  "a fallen flag is not taken back": "超時不能悔棋",
   "a new search": "新的搜尋",
   "advisor": "仕",
   "analysis on / off": "開啟 / 關閉分析",
