@@ -19,6 +19,8 @@ cdef enum:
 cdef struct Accumulator:
     int16_t values[2][NN_MAX_HIDDEN]    # [perspective: RED, BLACK][hidden]
     int32_t psqt[2]                     # the direct piece-square path (output units)
+    int32_t view[2]                     # each perspective's feature block and mirror
+                                        # (engine/nnue.pyx's king buckets); -1: to refresh
 
 cdef struct AccumulatorRing:
     int generation              # the network these were computed for (0: none)

@@ -13,5 +13,7 @@ def disable() -> None:
 def active() -> tuple[str, str] | None:
     """(file name, description) of the network in force, or None."""
 
-def features_of(position_squares: Iterable[tuple[int, int, int]]) -> tuple[list[int], list[int]]:
-    """The active features of [(kind 0..13, file, rank)] for both perspectives: (Red's, Black's)."""
+def features_of(position_squares: Iterable[tuple[int, int, int]],
+                bucketed: bool = False) -> tuple[list[int], list[int]]:
+    """The active features of [(kind 0..13, file, rank)] for both perspectives: (Red's, Black's);
+    `bucketed`: a 6-bucket network's transformer features."""

@@ -20,8 +20,17 @@
 # The loops run over int16 arrays that the C compiler vectorises with the
 # base instruction set of the target (SSE2 on any x86-64, NEON on aarch64),
 # so one wheel serves every machine.
+#
+# King buckets (a version 2 network): the feature transformer has a block of
+# 1260 features for each place of the perspective's own general in its
+# palace, folded left-right (a general on the f-file sees the board
+# mirrored, as if on the d-file): 3 ranks x 2 files = 6 blocks. A general's
+# move that changes its block or mirror makes that perspective's next
+# accumulator a refresh (marked with view -1, done when it is needed); every
+# other move updates both perspectives incrementally within their views.
+# The piece-square path is never bucketed.
 
-from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
@@ -29,6 +38,7 @@ from tuong.engine.game cimport bounded_eval
 from tuong.engine.accumulator cimport Accumulator, AccumulatorRing, NN_RING, NN_MAX_HIDDEN
 from tuong.engine.position cimport (
     Position, Move, KIND_OF, RED, BLACK, EMPTY, move_from, move_to, file_of, rank_of,
+    king_square,
 )
 
 cdef enum:
@@ -38,6 +48,7 @@ cdef enum:
 cdef int nn_active = 0
 cdef int generation = 0           # bumped by every install: old rings are stale
 cdef int hidden = 0
+cdef int buckets = 1              # feature blocks by the general's place (1: none)
 cdef int qa = 255, qb = 1024, scale = 400   # install() sets them from the file
 cdef int16_t* ft_bias = NULL      # [hidden]
 cdef int16_t* ft_weights = NULL   # [N_FEATURES][hidden]
@@ -47,6 +58,11 @@ cdef int32_t out_bias = 0
 # FEATURE[perspective][kind][square]: the feature of a piece of that kind
 # (0..13) on that 16x16 square, or NO_FEATURE off the board.
 cdef uint16_t FEATURE[2][14][256]
+# The same with the files reversed (a perspective whose general is on the f-file).
+cdef uint16_t MIRRORED[2][14][256]
+# VIEW[perspective][square of its own general]: block * 2 + mirror (the
+# perspective's view: which 1260 features, and whether mirrored).
+cdef int32_t VIEW[2][256]
 
 _description = None               # the network in force: its file's name and description
 
@@ -64,39 +80,73 @@ cdef void init_features():
                 if persp == BLACK:
                     r = 9 - r
                 FEATURE[persp][kind][sq] = ((colour != persp) * 7 + kind_type) * 90 + r * 9 + f
+                MIRRORED[persp][kind][sq] = ((colour != persp) * 7 + kind_type) * 90 + r * 9 \
+                    + 8 - f
+    for persp in range(2):
+        for sq in range(256):
+            f, r = file_of(sq), rank_of(sq)
+            if persp == BLACK:
+                r = 9 - r
+            if 3 <= f <= 5 and 0 <= r <= 2:          # the palace, from its own side
+                VIEW[persp][sq] = (r * 2 + (f == 4)) * 2 + (f == 5)
+            else:
+                VIEW[persp][sq] = 0
 
 
 init_features()
 
 
-cdef void refresh(const Position* p, Accumulator* a) noexcept nogil:
-    """The accumulators of p from scratch: biases plus every piece's column."""
-    cdef int persp, piece, sq, kind, i, feature
+cdef inline int32_t view_of(const Position* p, int persp) noexcept nogil:
+    return VIEW[persp][king_square(p, persp)] if buckets > 1 else 0
+
+
+cdef inline int ft_feature(int32_t view, int persp, int kind, int sq) noexcept nogil:
+    """The transformer's feature of a piece for a perspective in its view."""
+    if view & 1:
+        return (view >> 1) * N_FEATURES + MIRRORED[persp][kind][sq]
+    return (view >> 1) * N_FEATURES + FEATURE[persp][kind][sq]
+
+
+cdef void refresh_perspective(const Position* p, Accumulator* a, int persp) noexcept nogil:
+    """One perspective's accumulator from scratch: biases plus every piece's column."""
+    cdef int piece, sq, kind, i
+    cdef int32_t view = view_of(p, persp)
     cdef const int16_t* column
-    for persp in range(2):
-        memcpy(a.values[persp], ft_bias, hidden * sizeof(int16_t))
-        a.psqt[persp] = 0
+    memcpy(a.values[persp], ft_bias, hidden * sizeof(int16_t))
+    a.psqt[persp] = 0
+    a.view[persp] = view
     for piece in range(16, 48):
         sq = p.square[piece]
         if sq == 0:
             continue
         kind = KIND_OF[piece]
-        for persp in range(2):
-            feature = FEATURE[persp][kind][sq]
-            column = ft_weights + feature * hidden
-            for i in range(hidden):
-                a.values[persp][i] += column[i]
-            a.psqt[persp] += psqt_weights[feature]
+        column = ft_weights + ft_feature(view, persp, kind, sq) * hidden
+        for i in range(hidden):
+            a.values[persp][i] += column[i]
+        a.psqt[persp] += psqt_weights[FEATURE[persp][kind][sq]]
+
+
+cdef void refresh(const Position* p, Accumulator* a) noexcept nogil:
+    """The accumulators of p from scratch."""
+    refresh_perspective(p, a, RED)
+    refresh_perspective(p, a, BLACK)
 
 
 cdef inline Accumulator* current(Position* p) noexcept nogil:
-    """The position's accumulator, refreshed first if the ring is stale."""
+    """The position's accumulator, refreshed first if the ring is stale (or
+    a perspective after its general changed block)."""
     cdef AccumulatorRing* ring = &p.nn
+    cdef Accumulator* a
     if ring.generation != generation or ring.depth <= 0:
         refresh(p, &ring.entries[ring.top])
         ring.generation = generation
         ring.depth = 1
-    return &ring.entries[ring.top]
+    a = &ring.entries[ring.top]
+    if a.view[RED] < 0:
+        refresh_perspective(p, a, RED)
+    if a.view[BLACK] < 0:
+        refresh_perspective(p, a, BLACK)
+    return a
 
 
 cdef void nn_push(Position* p, Move m) noexcept nogil:
@@ -109,6 +159,7 @@ cdef void nn_push(Position* p, Move m) noexcept nogil:
     cdef int frm = move_from(m), to = move_to(m)
     cdef int kind = KIND_OF[p.board[frm]], captured = p.board[to]
     cdef int persp, i, add, sub, cap
+    cdef int32_t view
     cdef const int16_t* w_add
     cdef const int16_t* w_sub
     cdef const int16_t* w_cap
@@ -117,15 +168,24 @@ cdef void nn_push(Position* p, Move m) noexcept nogil:
     for persp in range(2):
         add = FEATURE[persp][kind][to]
         sub = FEATURE[persp][kind][frm]
+        dst.psqt[persp] = src.psqt[persp] + psqt_weights[add] - psqt_weights[sub]
+        if captured:
+            cap = FEATURE[persp][KIND_OF[captured]][to]
+            dst.psqt[persp] -= psqt_weights[cap]
+        view = src.view[persp]
+        dst.view[persp] = view
+        if buckets > 1 and kind == persp * 7 and VIEW[persp][to] != view:
+            dst.view[persp] = -1          # its general changed block: refreshed when needed
+            continue
+        add = ft_feature(view, persp, kind, to)
+        sub = ft_feature(view, persp, kind, frm)
         w_add = ft_weights + add * hidden
         w_sub = ft_weights + sub * hidden
         s = src.values[persp]
         d = dst.values[persp]
-        dst.psqt[persp] = src.psqt[persp] + psqt_weights[add] - psqt_weights[sub]
         if captured:
-            cap = FEATURE[persp][KIND_OF[captured]][to]
+            cap = ft_feature(view, persp, KIND_OF[captured], to)
             w_cap = ft_weights + cap * hidden
-            dst.psqt[persp] -= psqt_weights[cap]
             for i in range(hidden):
                 d[i] = s[i] + w_add[i] - w_sub[i] - w_cap[i]
         else:
@@ -176,7 +236,7 @@ cdef int nn_accumulator_matches(Position* p) noexcept nogil:
     cdef int persp, i
     refresh(p, &fresh)
     for persp in range(2):
-        if kept.psqt[persp] != fresh.psqt[persp]:
+        if kept.psqt[persp] != fresh.psqt[persp] or kept.view[persp] != fresh.view[persp]:
             return 0
         for i in range(hidden):
             if kept.values[persp][i] != fresh.values[persp][i]:
@@ -207,11 +267,13 @@ cdef void* copy_of(bytes data) except NULL:
 def install(net, name=""):
     """Put a checked network (engine.network.Network) in force. Every
     position's accumulators become stale; the engine refreshes them."""
-    global nn_active, generation, hidden, qa, qb, scale, out_bias, _description
+    global nn_active, generation, hidden, qa, qb, scale, out_bias, _description, buckets
     global ft_bias, ft_weights, psqt_weights, out_weights
-    if not 0 < net.hidden <= NN_MAX_HIDDEN or net.features != N_FEATURES:
-        raise ValueError(f"network of {net.features} x {net.hidden}: this build evaluates "
-                         f"{N_FEATURES} features and at most {NN_MAX_HIDDEN} hidden values")
+    if not 0 < net.hidden <= NN_MAX_HIDDEN or net.features != N_FEATURES \
+            or net.buckets not in (1, 6):
+        raise ValueError(f"network of {net.features} x {net.hidden} ({net.buckets} buckets): "
+                         f"this build evaluates {N_FEATURES} features, 1 or 6 buckets and "
+                         f"at most {NN_MAX_HIDDEN} hidden values")
     nn_active = 0
     release()
     ft_bias = <int16_t*> copy_of(net.ft_bias)
@@ -219,6 +281,7 @@ def install(net, name=""):
     psqt_weights = <int32_t*> copy_of(net.psqt_weights)
     out_weights = <int16_t*> copy_of(net.out_weights)
     hidden, qa, qb, scale, out_bias = net.hidden, net.qa, net.qb, net.scale, net.out_bias
+    buckets = net.buckets
     generation += 1
     nn_active = 1
     _description = (name, net.description)
@@ -236,13 +299,22 @@ def active():
     return _description if nn_active else None
 
 
-def features_of(position_squares):
+def features_of(position_squares, bucketed=False):
     """The active features of a position for both perspectives, as the
     trainer computes them: position_squares is [(kind 0..13, file, rank)];
-    returns (red's, black's) lists."""
+    returns (red's, black's) lists. `bucketed`: the transformer's features
+    of a 6-bucket network (block and mirror by the perspective's general)."""
     out = ([], [])
-    for kind, f, r in position_squares:
-        for persp in range(2):
+    kings = {kind: (f, r) for kind, f, r in position_squares if kind % 7 == 0}
+    for persp in range(2):
+        block, mirror = 0, False
+        if bucketed:
+            f, r = kings[persp * 7]
             rr = r if persp == RED else 9 - r
-            out[persp].append(((kind // 7 != persp) * 7 + kind % 7) * 90 + rr * 9 + f)
+            block, mirror = rr * 2 + (f == 4), f == 5
+        for kind, f, r in position_squares:
+            rr = r if persp == RED else 9 - r
+            ff = 8 - f if mirror else f
+            out[persp].append(block * N_FEATURES +
+                              ((kind // 7 != persp) * 7 + kind % 7) * 90 + rr * 9 + ff)
     return out

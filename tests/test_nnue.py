@@ -15,22 +15,24 @@ from tuong.engine.board import Board, evaluate, network_check
 from conftest import need_module, random_board
 
 
-def random_network(hidden=64, seed=1, scale=1.0):
+def random_network(hidden=64, seed=1, scale=1.0, buckets=1):
     rng = random.Random(seed)
 
     def values(code, n, bound):
         bound = max(1, min(int(bound * scale), 32767 if code == "h" else 2 ** 31 - 1))
         return array.array(code, [rng.randint(-bound, bound) for _ in range(n)]).tobytes()
 
-    return network.Network(hidden, values("h", hidden, 60), values("h", 1260 * hidden, 40),
+    return network.Network(hidden, values("h", hidden, 60),
+                           values("h", 1260 * buckets * hidden, 40),
                            values("i", 1260, 20000), values("h", 2 * hidden, 400), 5000,
-                           description=f"random {seed}")
+                           description=f"random {seed}", buckets=buckets)
 
 
-@pytest.fixture
-def net_file(tmp_path):
+@pytest.fixture(params=[1, 6], ids=["plain", "king-buckets"])
+def net_file(tmp_path, request):
+    """A random network, without buckets and with the 6 king buckets."""
     path = tmp_path / "random.nnue"
-    network.write(path, random_network())
+    network.write(path, random_network(buckets=request.param))
     yield path
 
 
@@ -170,16 +172,48 @@ def test_broken_network_files_are_refused_and_change_nothing(tmp_path, net_file)
 def test_the_format_round_trips():
     net = random_network(hidden=32, seed=5)
     assert network.decode(network.encode(net)) == net
+    bucketed = random_network(hidden=32, seed=5, buckets=6)
+    data = network.encode(bucketed)
+    assert struct.unpack_from("<I", data, 8)[0] == 2          # version 2: king buckets
+    assert network.decode(data) == bucketed
+
+
+def test_gen2_the_shipped_network_still_loads_as_version_1():
+    """The file format grew a version for king buckets; every network
+    before it (version 1, gen2 shipped) loads, and writes back the same."""
+    from pathlib import Path
+    data = (Path(network.__file__).parent / "default.nnue").read_bytes()
+    assert struct.unpack_from("<I", data, 8)[0] == 1
+    net = network.decode(data)
+    assert net.buckets == 1 and network.encode(net) == data
+
+
+def test_a_general_changing_bucket_keeps_the_accumulators_right(tmp_path):
+    """The generals' moves across their palaces (from block to block, onto
+    the mirrored file and back) keep the accumulators equal to a refresh."""
+    path = tmp_path / "b.nnue"
+    network.write(path, random_network(buckets=6, seed=3))
+    evalfile.load(path)
+    board = Board("3k5/9/9/9/9/9/9/9/9/4K4 w")
+    for move in ("e0e1", "d9d8", "e1f1", "d8d9", "f1f2", "d9d8", "f2e2", "d8d9",
+                 "e2e1", "d9d8", "e1e0", "d8d9", "e0f0", "d9d8"):
+        board.push(move)
+        same, incremental, fresh = network_check(board)
+        assert same and incremental == fresh, move
+    while board.move_stack:
+        board.pop()
+        assert network_check(board)[0]
 
 
 # -- the trainer's float network against the engine's integers ------------------
 
-def test_quantised_network_matches_the_float_network(tmp_path):
+@pytest.mark.parametrize("buckets", [1, 6])
+def test_quantised_network_matches_the_float_network(tmp_path, buckets):
     np = need_module("numpy")
     need_module("scipy")
     from tuong.tools.training import dataset, train
     rng = np.random.default_rng(4)
-    model = train.Model(128, rng)
+    model = train.Model(128, rng, buckets)
     # Weights of the size training gives, activations spread over the clipped range.
     model.W *= 2
     model.b[:] = rng.uniform(0, 1, model.hidden)
@@ -195,9 +229,12 @@ def test_quantised_network_matches_the_float_network(tmp_path):
         record = dataset.pack(dataset.squares_of_fen(board.fen()), 0, 0,
                               0 if board.turn == "w" else 1)
         decoded = dataset.decode(np.frombuffer(record, dtype=np.uint8).reshape(1, 32))
-        us, them = train.features(decoded["square"], decoded["kind"],
-                                  decoded["side"].astype(np.int32))
-        out, _ = model.forward(train.sparse_rows(us), train.sparse_rows(them))
+        side = decoded["side"].astype(np.int32)
+        us, them = train.features(decoded["square"], decoded["kind"], side, buckets=buckets)
+        pus, pthem = train.features(decoded["square"], decoded["kind"], side)
+        out, _ = model.forward(train.sparse_rows(us, 1260 * buckets),
+                               train.sparse_rows(them, 1260 * buckets),
+                               train.sparse_rows(pus), train.sparse_rows(pthem))
         diffs.append(abs(evaluate(board) - float(out[0])))
     # The tolerance the README states: within 12 cp, 3 cp on average (the
     # accumulators' rounding to 1/255, summed over the active units).

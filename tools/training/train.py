@@ -3,12 +3,15 @@
     tuong-train DATA... -o NET.nnue [--hidden 128] [--epochs 12] [--batch 16384]
                 [--lr 0.001] [--lambda 1.0] [--validation 0.05] [--seed 1]
                 [--scale K] [--limit N] [--threads N] [--chunk 2500000] [--resume]
+                [--buckets 1|6]
 
 DATA are positions files from tuong-datagen --out. The network is the one
 engine/nnue.pyx evaluates (engine/network.py: 1260 piece-square features
 a perspective -> HIDDEN, clipped ReLU, both perspectives -> 1, and a direct
-piece-square path). Training is on the CPU with numpy and scipy's sparse
-products: each position's two perspectives are sparse rows of 1260 inputs.
+piece-square path; with --buckets 6, a block of 1260 features a place of the
+perspective's own general, the palace folded left-right). Training is on
+the CPU with numpy and scipy's sparse products: each position's two
+perspectives are sparse rows of 1260 (x buckets) inputs.
 
 The target blends the search's score and the game's result:
     target = lambda * sigmoid(score / K) + (1 - lambda) * result
@@ -62,10 +65,13 @@ def need_numpy():
 
 # -- features ------------------------------------------------------------------
 
-def features(square, kind, side, mirror=False):
+def features(square, kind, side, mirror=False, buckets=1):
     """Feature indices (n, 32) for the side to move's perspective and the
     other's, -1 where there is no piece, from decoded records
-    (tools/dataset.decode); mirrored left-right if asked."""
+    (tools/dataset.decode); mirrored left-right if asked. With 6 buckets,
+    the transformer's features: a block of 1260 by the place of the
+    perspective's own general in its palace, the board mirrored when that
+    general is on the f-file (engine/nnue.pyx does the same)."""
     import numpy as np
     present = square >= 0
     sq = np.where(present, square, 0).astype(np.int32)
@@ -79,7 +85,13 @@ def features(square, kind, side, mirror=False):
         rel_rank = np.where(persp == 0, rank, 9 - rank)
         theirs = (colour != persp).astype(np.int32)
         f = (theirs * 7 + piece_type) * 90 + rel_rank * 9 + file
-        out.append(np.where(present, f, -1).astype(np.int16))   # features < 1260
+        if buckets > 1:
+            own = present & (kind == persp * 7)          # the perspective's general
+            king_file, king_rank = (file * own).sum(axis=1), (rel_rank * own).sum(axis=1)
+            block = king_rank * 2 + (king_file == 4)
+            flip = (king_file == 5)[:, None]
+            f = block[:, None] * network.FEATURES + np.where(flip, f - file + 8 - file, f)
+        out.append(np.where(present, f, -1).astype(np.int16))   # features < 7560
     return out
 
 
@@ -99,12 +111,14 @@ def sparse_rows(idx, n_features=network.FEATURES):
 # -- the float network ---------------------------------------------------------
 
 class Model:
-    """The float network: W (1260, H), b (H), P (1260) centipawns, V (2H), c."""
+    """The float network: W (1260 x buckets, H), b (H), P (1260) centipawns,
+    V (2H), c."""
 
-    def __init__(self, hidden, rng):
+    def __init__(self, hidden, rng, buckets=1):
         import numpy as np
-        self.hidden = hidden
-        self.W = (rng.standard_normal((network.FEATURES, hidden)) * 0.05).astype(np.float32)
+        self.hidden, self.buckets = hidden, buckets
+        self.W = (rng.standard_normal((network.FEATURES * buckets, hidden)) * 0.05) \
+            .astype(np.float32)
         self.b = np.full(hidden, 0.1, dtype=np.float32)
         self.P = hand_crafted_psqt().astype(np.float32)
         self.V = (rng.standard_normal(2 * hidden) * 0.01).astype(np.float32)
@@ -113,8 +127,10 @@ class Model:
     def params(self):
         return [self.W, self.b, self.P, self.V, self.c]
 
-    def forward(self, x_us, x_them):
-        """Centipawns from the side to move, and what backward() needs."""
+    def forward(self, x_us, x_them, p_us=None, p_them=None):
+        """Centipawns from the side to move, and what backward() needs.
+        p_us, p_them: the piece-square path's rows when they are not the
+        transformer's (a bucketed network)."""
         import numpy as np
         a_us = x_us @ self.W + self.b
         a_them = x_them @ self.W + self.b
@@ -122,13 +138,15 @@ class Model:
         h_them = np.clip(a_them, 0, 1)
         H = self.hidden
         net = h_us @ self.V[:H] + h_them @ self.V[H:] + self.c[0]
-        psqt = (x_us @ self.P - x_them @ self.P) / 2
-        return net * SCALE + psqt, (a_us, a_them, h_us, h_them)
+        p_us = x_us if p_us is None else p_us
+        p_them = x_them if p_them is None else p_them
+        psqt = (p_us @ self.P - p_them @ self.P) / 2
+        return net * SCALE + psqt, (a_us, a_them, h_us, h_them, p_us, p_them)
 
     def backward(self, x_us, x_them, cache, grad_out):
         """Gradients of the parameters, given d loss / d eval (centipawns)."""
         import numpy as np
-        a_us, a_them, h_us, h_them = cache
+        a_us, a_them, h_us, h_them, p_us, p_them = cache
         H = self.hidden
         g = (grad_out * SCALE).astype(np.float32)
         dV = np.concatenate([h_us.T @ g, h_them.T @ g])
@@ -138,7 +156,7 @@ class Model:
         dW = x_us.T @ d_us + x_them.T @ d_them
         db = d_us.sum(axis=0) + d_them.sum(axis=0)
         half = (grad_out / 2).astype(np.float32)
-        dP = x_us.T @ half - x_them.T @ half
+        dP = p_us.T @ half - p_them.T @ half
         return [dW.astype(np.float32), db.astype(np.float32), np.asarray(dP, np.float32).ravel(),
                 dV.astype(np.float32), dc]
 
@@ -158,7 +176,7 @@ class Model:
             psqt_weights=np.round(self.P * QA * QB / SCALE).astype("<i4").tobytes(),
             out_weights=q16(self.V, QB, out_limit),
             out_bias=int(round(float(self.c[0]) * QA * QB)), qa=QA, qb=QB, scale=SCALE,
-            description=description)
+            description=description, buckets=self.buckets)
 
 
 def hand_crafted_psqt():
@@ -226,15 +244,22 @@ def fit_scale(score, result):
 # -- data ------------------------------------------------------------------------
 
 class Data:
-    """Positions as feature rows and targets, both mirrors."""
+    """Positions as feature rows and targets, both mirrors (and, for a
+    bucketed network, the piece-square path's own rows: pus, pthem)."""
 
-    def __init__(self, decoded, scale, lam):
+    def __init__(self, decoded, scale, lam, buckets=1):
         import numpy as np
         side = decoded["side"].astype(np.int32)
-        us, them = features(decoded["square"], decoded["kind"], side)
-        mus, mthem = features(decoded["square"], decoded["kind"], side, mirror=True)
+        square, kind = decoded["square"], decoded["kind"]
+        us, them = features(square, kind, side, buckets=buckets)
+        mus, mthem = features(square, kind, side, mirror=True, buckets=buckets)
         self.us = np.concatenate([us, mus])
         self.them = np.concatenate([them, mthem])
+        self.pus = self.pthem = None
+        if buckets > 1:
+            us, them = features(square, kind, side)
+            mus, mthem = features(square, kind, side, mirror=True)
+            self.pus, self.pthem = np.concatenate([us, mus]), np.concatenate([them, mthem])
         result = decoded["result"].astype(np.float64) * np.where(side == 0, 1, -1)
         wdl = (result + 1) / 2
         target = lam * sigmoid(decoded["score"] / scale) + (1 - lam) * wdl
@@ -243,10 +268,19 @@ class Data:
     def __len__(self):
         return len(self.target)
 
+    def rows(self, which, buckets=1):
+        """The sparse rows of positions `which` (a slice or indices):
+        (transformer us, them, piece-square us, them or None, None)."""
+        n = network.FEATURES * buckets
+        x = (sparse_rows(self.us[which], n), sparse_rows(self.them[which], n))
+        if self.pus is None:
+            return x + (None, None)
+        return x + (sparse_rows(self.pus[which]), sparse_rows(self.pthem[which]))
 
-def loss_and_grad(model, x_us, x_them, target, scale):
+
+def loss_and_grad(model, x_us, x_them, target, scale, p_us=None, p_them=None):
     import numpy as np
-    out, cache = model.forward(x_us, x_them)
+    out, cache = model.forward(x_us, x_them, p_us, p_them)
     pred = sigmoid(out / scale)
     diff = pred - target
     loss = float(np.mean(diff ** 2))
@@ -258,8 +292,8 @@ def evaluate_loss(model, data, scale, batch):
     total = 0.0
     for start in range(0, len(data), batch):
         sl = slice(start, start + batch)
-        x_us, x_them = sparse_rows(data.us[sl]), sparse_rows(data.them[sl])
-        loss, *_ = loss_and_grad(model, x_us, x_them, data.target[sl], scale)
+        x_us, x_them, p_us, p_them = data.rows(sl, model.buckets)
+        loss, *_ = loss_and_grad(model, x_us, x_them, data.target[sl], scale, p_us, p_them)
         total += loss * len(data.target[sl])
     return total / max(1, len(data))
 
@@ -353,16 +387,17 @@ def train(run, source, train_end, scale, lam, epochs, batch, lr, chunk, log=prin
         chunks = [starts[i] for i in rng.permutation(len(starts))] if len(starts) > 1 else starts
         total, seen = 0.0, 0
         for number, begin in enumerate(chunks, 1):
-            data = Data(source.read(begin, min(begin + chunk, train_end)), scale, lam)
+            data = Data(source.read(begin, min(begin + chunk, train_end)), scale, lam,
+                        model.buckets)
             order = rng.permutation(len(data))
             label = f"epoch {epoch}/{epochs}" + (f" chunk {number}/{len(chunks)}"
                                                  if len(chunks) > 1 else "")
             bar = _bar(range(0, len(order), batch), label, progress)
             for start in bar:
                 idx = order[start:start + batch]
-                x_us, x_them = sparse_rows(data.us[idx]), sparse_rows(data.them[idx])
+                x_us, x_them, p_us, p_them = data.rows(idx, model.buckets)
                 loss, _, cache, grad_out = loss_and_grad(model, x_us, x_them,
-                                                          data.target[idx], scale)
+                                                          data.target[idx], scale, p_us, p_them)
                 opt.step(model.params(), model.backward(x_us, x_them, cache, grad_out))
                 total += loss * len(idx)
                 seen += len(idx)
@@ -370,7 +405,8 @@ def train(run, source, train_end, scale, lam, epochs, batch, lr, chunk, log=prin
                     bar.set_postfix(loss=f"{total / seen:.6f}")
         valid_sum, valid_rows = 0.0, 0
         for begin in valid_chunks:
-            data = Data(source.read(begin, min(begin + chunk, source.total)), scale, lam)
+            data = Data(source.read(begin, min(begin + chunk, source.total)), scale, lam,
+                        model.buckets)
             valid_sum += evaluate_loss(model, data, scale, batch) * len(data)
             valid_rows += len(data)
         valid = valid_sum / valid_rows if valid_rows else float("nan")
@@ -404,6 +440,8 @@ def main(argv=None):
     parser.add_argument("data", nargs="+", help="positions files (tuong-datagen --out)")
     parser.add_argument("-o", "--output", required=True, help="network file to write")
     parser.add_argument("--hidden", type=integer(16, network.MAX_HIDDEN), default=128)
+    parser.add_argument("--buckets", type=int, choices=network.BUCKETS, default=1,
+                        help="king buckets of the feature transformer (6: the folded palace)")
     parser.add_argument("--epochs", type=integer(1, 1000), default=12)
     parser.add_argument("--batch", type=integer(64, 1 << 20), default=16384)
     parser.add_argument("--lr", type=real(1e-6, 1.0), default=0.001)
@@ -460,8 +498,9 @@ def main(argv=None):
           f"{f', in chunks of {args.chunk:,} positions' if train_end > args.chunk else ''}",
           flush=True)
     rng = np.random.default_rng(args.seed)
-    model = Model(args.hidden, rng)
-    settings = {"data": source.signature(), "hidden": args.hidden, "batch": args.batch,
+    model = Model(args.hidden, rng, args.buckets)
+    settings = {"data": source.signature(), "hidden": args.hidden, "buckets": args.buckets,
+                "batch": args.batch,
                 "lr": args.lr, "lambda": args.lam, "validation": args.validation,
                 "scale": round(scale, 6), "seed": args.seed, "chunk": args.chunk}
     run = Run(model, Adam(model.params(), args.lr), rng, settings)
@@ -488,7 +527,9 @@ def main(argv=None):
         if train_end < n else history[-1]
     print(f"keeping epoch {best_epoch} (the lowest validation loss)", flush=True)
     minutes = (time.time() - started) / 60
-    description = (f"{n} positions, hidden {args.hidden}, epoch {best_epoch} of {args.epochs}, "
+    description = (f"{n} positions, hidden {args.hidden}"
+                   f"{f', {args.buckets} king buckets' if args.buckets > 1 else ''}, "
+                   f"epoch {best_epoch} of {args.epochs}, "
                    f"lambda {args.lam}, "
                    f"K {scale:.0f}, loss {final_train:.5f}/{final_valid:.5f}, seed {args.seed}")
     network.write(args.output, model.quantise(description))
