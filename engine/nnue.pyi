@@ -7,6 +7,17 @@ from tuong.engine.network import Network
 def install(net: Network, name: str = "") -> None:
     """Put a checked network (engine.network.Network) in force."""
 
+SIMD_PATHS: tuple[str, ...]
+
+def simd_paths() -> list[str]:
+    """The loops' paths this processor runs ("portable", "avx2", "avx512")."""
+
+def simd() -> str:
+    """The path in use."""
+
+def use_simd(name: str) -> None:
+    """Use a path of simd_paths(); ValueError for one this processor does not run."""
+
 def disable() -> None:
     """Back to the hand-crafted evaluation."""
 

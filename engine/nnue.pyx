@@ -17,9 +17,11 @@
 # from the file (tuong-train writes 255 and 1024),
 # and the piece-square path in the output's unit too (QA * QB / SCALE a
 # centipawn), fine enough that its rounding does not show.
-# The loops run over int16 arrays that the C compiler vectorises with the
-# base instruction set of the target (SSE2 on any x86-64, NEON on aarch64),
-# so one wheel serves every machine.
+# The loops (engine/nnue_simd.h) run over int16 arrays that the C compiler
+# vectorises: compiled for the base instruction set of the target (SSE2 on
+# any x86-64, NEON on aarch64) and, on x86-64, also for AVX2 and AVX-512BW,
+# the widest the processor has chosen at load time; so one wheel serves
+# every machine, and every path gives the same numbers (a test).
 #
 # King buckets (a version 2 network): the feature transformer has a block of
 # 1260 features for each place of the perspective's own general in its
@@ -40,6 +42,20 @@ from tuong.engine.position cimport (
     Position, Move, KIND_OF, RED, BLACK, EMPTY, move_from, move_to, file_of, rank_of,
     king_square,
 )
+
+cdef extern from "nnue_simd.h":
+    ctypedef struct TuongLoops:
+        const char* name
+        void (*update2)(int16_t*, const int16_t*, const int16_t*, const int16_t*, int) noexcept nogil
+        void (*update3)(int16_t*, const int16_t*, const int16_t*, const int16_t*,
+                        const int16_t*, int) noexcept nogil
+        void (*add)(int16_t*, const int16_t*, int) noexcept nogil
+        int32_t (*clipped_dot)(const int16_t*, const int16_t*, int, int16_t) noexcept nogil
+    TuongLoops tuong_loops
+    int tuong_simd_available(int path) noexcept nogil
+    int tuong_simd_select(int path) noexcept nogil
+
+SIMD_PATHS = ("portable", "avx2", "avx512")
 
 cdef enum:
     N_FEATURES = 1260
@@ -94,6 +110,10 @@ cdef void init_features():
 
 
 init_features()
+# The widest loops the processor runs (measured: the fastest on this machine).
+for _path in (2, 1):
+    if tuong_simd_select(_path) == 0:
+        break
 
 
 cdef inline int32_t view_of(const Position* p, int persp) noexcept nogil:
@@ -121,8 +141,7 @@ cdef void refresh_perspective(const Position* p, Accumulator* a, int persp) noex
             continue
         kind = KIND_OF[piece]
         column = ft_weights + ft_feature(view, persp, kind, sq) * hidden
-        for i in range(hidden):
-            a.values[persp][i] += column[i]
+        tuong_loops.add(a.values[persp], column, hidden)
         a.psqt[persp] += psqt_weights[FEATURE[persp][kind][sq]]
 
 
@@ -186,11 +205,9 @@ cdef void nn_push(Position* p, Move m) noexcept nogil:
         if captured:
             cap = ft_feature(view, persp, KIND_OF[captured], to)
             w_cap = ft_weights + cap * hidden
-            for i in range(hidden):
-                d[i] = s[i] + w_add[i] - w_sub[i] - w_cap[i]
+            tuong_loops.update3(d, s, w_add, w_sub, w_cap, hidden)
         else:
-            for i in range(hidden):
-                d[i] = s[i] + w_add[i] - w_sub[i]
+            tuong_loops.update2(d, s, w_add, w_sub, hidden)
     ring.top = top
     if ring.depth < NN_RING:
         ring.depth += 1
@@ -203,28 +220,12 @@ cdef void nn_pop(Position* p) noexcept nogil:
     ring.depth -= 1
 
 
-cdef inline int32_t clipped_dot(const int16_t* a, const int16_t* w, int n, int16_t ceiling) noexcept nogil:
-    # int16 clamps and an int16 x int16 -> int32 sum: the shape compilers
-    # turn into pmaxsw/pminsw/pmaddwd (SSE2) or their NEON twins.
-    cdef int32_t total = 0
-    cdef int i
-    cdef int16_t x
-    for i in range(n):
-        x = a[i]
-        if x < 0:
-            x = 0
-        if x > ceiling:
-            x = ceiling
-        total += <int32_t> x * <int32_t> w[i]
-    return total
-
-
 cdef int nn_evaluate(Position* p) noexcept nogil:
     """The network's score of p, centipawns, from the side to move."""
     cdef const Accumulator* a = current(p)
     cdef int us = p.side, them = p.side ^ 1
-    cdef int64_t total = clipped_dot(a.values[us], out_weights, hidden, qa) \
-        + clipped_dot(a.values[them], out_weights + hidden, hidden, qa) + out_bias \
+    cdef int64_t total = tuong_loops.clipped_dot(a.values[us], out_weights, hidden, qa) \
+        + tuong_loops.clipped_dot(a.values[them], out_weights + hidden, hidden, qa) + out_bias \
         + (<int64_t> a.psqt[us] - a.psqt[them]) // 2
     return bounded_eval(total * scale // (qa * qb))
 
@@ -285,6 +286,24 @@ def install(net, name=""):
     generation += 1
     nn_active = 1
     _description = (name, net.description)
+
+
+def simd_paths():
+    """The loops' paths this processor runs: "portable" always, "avx2" and
+    "avx512" where it has them."""
+    return [name for number, name in enumerate(SIMD_PATHS) if tuong_simd_available(number)]
+
+
+def simd():
+    """The path in use."""
+    return tuong_loops.name.decode()
+
+
+def use_simd(name):
+    """Use a path of simd_paths() (tests and benchmarks compare them);
+    ValueError for one this processor does not run."""
+    if name not in SIMD_PATHS or tuong_simd_select(SIMD_PATHS.index(name)) != 0:
+        raise ValueError(f"this processor runs {', '.join(simd_paths())}, not {name!r}")
 
 
 def disable():

@@ -73,6 +73,37 @@ def test_incremental_accumulators_equal_a_refresh_along_random_games(net_file):
     assert captures > 20            # the games did capture (and kings moved)
 
 
+def test_every_simd_path_gives_the_same_evaluations(net_file):
+    """The loops compiled for each instruction set the processor runs give
+    the same numbers: evaluations and accumulators along random games."""
+    from tuong.engine import nnue
+    evalfile.load(net_file)
+    chosen = nnue.simd()
+    paths = nnue.simd_paths()
+    assert "portable" in paths and chosen in paths
+    results = {}
+    try:
+        for path in paths:
+            nnue.use_simd(path)
+            rng, seen = random.Random(11), []
+            for _ in range(6):
+                board = Board()
+                for _ in range(rng.randint(20, 90)):
+                    moves = board.legal_moves()
+                    if not moves:
+                        break
+                    board.push(rng.choice(moves))
+                    same, incremental, fresh = network_check(board)
+                    assert same and incremental == fresh
+                    seen.append(incremental)
+            results[path] = seen
+    finally:
+        nnue.use_simd(chosen)
+    assert all(values == results["portable"] for values in results.values())
+    with pytest.raises(ValueError):
+        nnue.use_simd("sse9")
+
+
 def test_a_network_loaded_later_makes_old_accumulators_stale(tmp_path, net_file):
     evalfile.load(net_file)
     board = Board()

@@ -21,6 +21,11 @@
                                          the code must leave it as it was)
     tuong-bench threads [--threads 2]    nodes/s and time to a fixed depth over
                                          bench.txt with 1 and N threads
+    tuong-bench simd [--depth 11]        the network's loops on each instruction set
+                                         the processor runs (portable, AVX2,
+                                         AVX-512): the same searches to a fixed
+                                         depth (the same nodes: the paths give
+                                         the same numbers), their times, ABAB
 
 Machines here are noisy, so every figure is reported as a ratio against
 Fairy-Stockfish run moments earlier on the same machine.
@@ -357,6 +362,37 @@ def bench_nodes(args):
     return 0
 
 
+def bench_simd(args):
+    from tuong.engine import nnue
+    print(evalfile.load(args.eval_file))
+    if nnue.active() is None:
+        print("the hand-crafted evaluation has no network loops: give --eval-file a network")
+        return 1
+    paths, chosen = nnue.simd_paths(), nnue.simd()
+    fens = bench_fens()[:args.positions]
+    times = {path: [] for path in paths}
+    nodes = {}
+    for _ in range(args.repeat):
+        for path in paths:
+            nnue.use_simd(path)
+            start, total = time.perf_counter(), 0
+            for fen in fens:
+                total += Searcher(args.hash).search(Board(fen), depth=args.depth).nodes
+            times[path].append(time.perf_counter() - start)
+            nodes.setdefault(path, total)
+    nnue.use_simd(chosen)
+    base = statistics.median(times["portable"])
+    for path in paths:
+        seconds = statistics.median(times[path])
+        print(f"{path:9} {nodes[path]:>11,} nodes in {seconds:6.2f} s (median of {args.repeat}): "
+              f"{nodes[path] / seconds:>12,.0f} nodes/s, {base / seconds:.3f}x portable")
+    if len(set(nodes.values())) != 1:
+        print("error: the paths searched different trees", file=sys.stderr)
+        return 1
+    print(f"in use by default: {chosen}")
+    return 0
+
+
 def bench_threads(args):
     """Nodes/s at a fixed movetime and time to a fixed depth over bench.txt
     with one thread and with N, side by side (the ratio is what counts)."""
@@ -518,6 +554,14 @@ def main(argv=None):
     threads.add_argument("--depth", type=depth, default=14, help="depth to time")
     threads.add_argument("--hash", type=hash_mb, default=64, help="MB of hash")
     threads.set_defaults(run=bench_threads)
+    simd = sub.add_parser("simd", help="the network's loops on each instruction set, ABAB")
+    simd.add_argument("--depth", type=depth, default=11)
+    simd.add_argument("--positions", type=count, default=6,
+                      help="how many of bench.txt's positions")
+    simd.add_argument("--repeat", type=count, default=2)
+    simd.add_argument("--hash", type=hash_mb, default=16, help="MB of hash")
+    simd.add_argument("--eval-file", help="network file (default: the shipped one)")
+    simd.set_defaults(run=bench_simd)
     args = parser.parse_args(argv)
     command = sub.choices[args.what]
     if args.what == "ebf" and args.low >= args.depth:
