@@ -620,3 +620,27 @@ def test_browsing_does_not_cut_the_annotation_short():
             # Three positions of 0.4 s each: browsing stopped none of them.
             assert asyncio.get_running_loop().time() - started >= 1.2
     run(body())
+
+
+def test_a_game_stops_growing_where_a_page_could_not_keep_it(monkeypatch):
+    """Past MAX_NODES moves a new move is refused (the player's) or ends
+    the engine's play with a notice (the engine's), so every game a page
+    holds can be restored."""
+    import tuong.tools.web.session as session_module
+    monkeypatch.setattr(session_module, "MAX_NODES", 3)
+
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine=None)
+            for move in ("h2e2", "h9g7", "h0g2"):
+                await page.send(type="move", move=move)
+            error = await page.send(type="move", move="i9h9")
+            assert error["type"] == "error" and "as many as a page keeps" in error["message"]
+            await page.send(type="goto", ply=2)
+            state = await page.send(type="move", move="h0g2")     # already there: allowed
+            assert state["type"] == "state" and state["ply"] == 3
+            await page.send(type="mode", engine="b", level={"kind": "nodes", "value": 200})
+            await page.until(lambda: any(m["type"] == "notice" and "as many" in m["text"]
+                                         for m in page.sent), "the engine's stop")
+            await page.until(lambda: page.current()["mode"]["engine"] is None, "no engine")
+    run(body())

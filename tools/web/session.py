@@ -542,9 +542,11 @@ class Session:
         else:
             try:
                 self._room_for_a_move(play, result.move)
-            except Refused:
-                self.engine_side = None      # no room for its move: the engine stops playing
-                raise
+            except Refused as refusal:       # no room for its move: the engine stops playing
+                self.engine_side = None
+                self.emit({"type": "notice", "text": str(refusal)})
+                await self._changed()
+                return
             sign = 1 if board.turn == "w" else -1
             info = result.info
             follow = self.cursor is play
