@@ -164,7 +164,7 @@ function translatePage() {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (node.parentElement && node.parentElement.closest('svg, #movelist, #analysis-lines, #summary, textarea, .dynamic')) continue;
-    const english = englishOf.get(node) || node.nodeValue.trim();
+    const english = englishOf.get(node) || node.nodeValue.trim().replace(/\s+/g, ' ');
     if (!english) continue;
     englishOf.set(node, english);
     const lead = node.nodeValue.match(/^\s*/)[0], tail = node.nodeValue.match(/\s*$/)[0];
