@@ -23,6 +23,7 @@ from tuong.protocol.book import DEFAULT_PATH, Book, BookMove, Choice
 from tuong.protocol.client import Limit, PlayResult, open_engine
 from tuong.tools import records
 from tuong.tools.records import notation
+from tuong.tools.records.tree import GameTree
 
 if TYPE_CHECKING:
     from typing_extensions import assert_type
@@ -81,6 +82,14 @@ def read_record(text: str) -> list[records.Record]:
     return games
 
 
+def variations(record: records.Record) -> list[list[str]]:
+    """Every line of a record's tree, as a user walks it."""
+    tree: GameTree | None = record.tree
+    if tree is None:
+        return [record.moves]
+    return [node.moves() for node in tree.root.walk() if not node.children]
+
+
 def book_moves(book: Book, board: Board) -> list[str]:
     moves: list[BookMove] = book.probe(board.fen(), board.legal_moves())
     choice: Choice | None = book.choose(board.fen(), board.legal_moves(), random.Random(1))
@@ -111,6 +120,8 @@ def main() -> None:
     assert wxf["h9g7"] == "H8+7", wxf["h9g7"]
     pgn = '[Format "WXF"]\n\n1. C2=5 H8+7 *\n'
     assert read_record(pgn)[0].moves == ["h2e2", "h9g7"]
+    with_variation = '[Format "WXF"]\n\n1. C2=5 (1. P7+1) H8+7 *\n'
+    assert variations(read_record(with_variation)[0]) == [["h2e2", "h9g7"], ["c3c4"]]
     assert name_of(parse_name("KRvK")) == "KRvK"
     print(book_moves(Book.open(DEFAULT_PATH), Board())[:3])
     print(best_move(Board(), 1))
