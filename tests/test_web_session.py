@@ -644,3 +644,21 @@ def test_a_game_stops_growing_where_a_page_could_not_keep_it(monkeypatch):
                                          for m in page.sent), "the engine's stop")
             await page.until(lambda: page.current()["mode"]["engine"] is None, "no engine")
     run(body())
+
+
+def test_the_opening_is_named_as_the_game_goes_and_written_into_the_pgn():
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine=None)
+            state = await page.send(type="move", move="h2e2")
+            assert state["opening"] == "Central Cannon"
+            state = await page.send(type="move", move="h7e7")
+            assert state["opening"] == "Central Cannon: Same Direction Cannons"
+            state = await page.send(type="settings", lang="zh-Hans")
+            assert state["opening"] == "顺炮"
+            exported = (await page.send(type="export"))["text"]
+            assert '[Opening "顺炮"]' in exported
+            await page.send(type="headers", headers={"Opening": "my own name"})
+            exported = (await page.send(type="export"))["text"]
+            assert '[Opening "my own name"]' in exported       # the record's own wins
+    run(body())

@@ -38,6 +38,7 @@ from tuong.engine.games import GAMES
 from tuong.protocol.client import EngineError, Limit, UnsupportedError
 from tuong.tools import records
 from tuong.tools.records import annotate, commentary, notation as notations
+from tuong.tools.records.opening_names import opening_name
 from tuong.tools.records.tree import GameTree
 from tuong.tools.web.game import (
     HEADER_NAMES, LANGS, MAX_IMPORT, MAX_MOVES, MAX_NODES, MAX_TEXT, NOTATIONS, SIDE_NAMES,
@@ -286,6 +287,7 @@ class Session:
                    "legal": legal, "check": check, "last": self.cursor.move,
                    "result": self._line_result(self.cursor),
                    "commentary": self._commentary(self.cursor),
+                   "opening": self._opening(self.cursor),
                    "mode": {"engine": self.engine_side, "level": self.level.as_dict()},
                    "clocks": self._clock_view(), "thinking": self.thinking,
                    "analysing": self.analysing, "multipv": self.multipv,
@@ -297,6 +299,12 @@ class Session:
         self._dirty.clear()
         self._reset = self._restored = False
         return message
+
+    def _opening(self, node):
+        """The opening's name of the line shown (Xiangqi from the start)."""
+        if self.variant != "xiangqi" or self.start_fen != GAMES["xiangqi"]().fen():
+            return None
+        return opening_name([n.move for n in node.line()[:8]], self.lang)
 
     def _book_moves(self, board):
         """The opening book's moves for the shown position (the explorer)."""
@@ -930,6 +938,10 @@ class Session:
         if self.start_fen != GAMES["xiangqi"]().fen():
             tags.update({"SetUp": "1", "FEN": self.start_fen})
         main = self.tree.main_line()
+        if "Opening" not in tags and self.start_fen == GAMES["xiangqi"]().fen():
+            named = opening_name([n.move for n in main[:8]], self.lang)
+            if named:
+                tags["Opening"] = named
         result = self._line_result(self.tree.root)
         if result:
             tags["Termination"] = result["reason"]

@@ -1199,6 +1199,7 @@ function renderStatus() {
   const el = $('#status');
   el.textContent = text;
   el.className = cls;
+  $('#opening').textContent = (app.state && app.state.opening) || '';
 }
 
 function renderClocks() {
