@@ -253,3 +253,69 @@ def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, c
         train.main([str(data), "--epochs", "4", "--hidden", "32", "--batch", "256",
                     "--chunk", "1000", "--seed", "3", "-o", str(resumed), "--resume"])
     assert "hidden differ" in capsys.readouterr().err
+
+
+def test_a_resume_with_more_epochs_moves_the_learning_rate_cut(tmp_path, monkeypatch):
+    """A run of 2 epochs (its last at lr/3) resumed to 6: epochs 3 and 4 go
+    back to the full rate, the cut comes at epoch 5 as for a 6-epoch run;
+    and data that grew since read to the same --limit are the same data."""
+    np = need_module("numpy")
+    need_module("scipy")
+    from tuong.tools.training import train
+    data = _positions(tmp_path)
+    net = tmp_path / "r.nnue"
+    common = [str(data), "-o", str(net), "--hidden", "16", "--batch", "256", "--seed", "3",
+              "--limit", "3000", "--lr", "0.002"]
+    assert train.main(common + ["--epochs", "2"]) == 0
+    with open(data, "ab") as f:                        # datagen went on meanwhile
+        f.write(data.read_bytes()[dataset.HEADER.size:dataset.HEADER.size + 32 * 100])
+    seen = {}
+    save = train.Run.save
+
+    def record(run, path):
+        seen[run.epoch] = run.opt.lr
+        save(run, path)
+    monkeypatch.setattr(train.Run, "save", record)
+    assert train.main(common + ["--epochs", "6", "--resume"]) == 0
+    assert seen == {3: 0.002, 4: 0.002, 5: 0.002 / 3, 6: 0.002 / 3}
+    with np.load(str(net) + ".ckpt") as saved:
+        assert saved["param0"].shape == (1260, 16)
+
+
+def test_datagen_cuts_records_its_journal_does_not_account_for(tmp_path):
+    from tuong.tools.training import selfplay
+    path = tmp_path / "j.bin"
+    record = _positions(tmp_path, 10).read_bytes()[dataset.HEADER.size:]
+    path.write_bytes(dataset.header() + record * 2)           # 20 records, 15 journaled
+    (tmp_path / "j.bin.tasks").write_text(
+        '{"seed": 1, "offset": 5, "positions": 6, "games": 1}\n'
+        '{"seed": 2, "offset": 11, "positions": 4, "games": 1}\n'
+        '{"seed": 3, "offset": 15, "positions": 9, "games": 1}\n'   # past the file: dropped
+        '{"seed": 4, "off')                                          # cut short
+    out, have = dataset.open_for_append(path)
+    with out:
+        assert selfplay._agree_with_journal(out, have) == 15
+    assert dataset.count(path) == 15
+    assert len((tmp_path / "j.bin.tasks").read_text().splitlines()) == 2
+
+
+def test_one_worker_running_two_tasks_at_once_gives_each_its_own_games():
+    """A Dask worker with two threads runs two tasks at once: each thread
+    has its own player, and a seed gives the same games as alone."""
+    import threading
+    from tuong.tools.training import selfplay
+    settings = selfplay.Settings(nodes=150, max_plies=60)
+    alone = {seed: selfplay.play_games(settings, seed, 1)[0] for seed in (21, 22)}
+    together, errors = {}, []
+
+    def play(seed):
+        try:
+            together[seed] = selfplay.play_games(settings, seed, 1)[0]
+        except Exception as error:          # noqa: BLE001 (reported below)
+            errors.append(error)
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in (21, 22)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and together == alone

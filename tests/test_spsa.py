@@ -118,3 +118,16 @@ def test_real_iterations_through_tuong_match(tmp_path):
                       "--param", "SeeMargin", "--param", "LmpBase"]) == 0
     saved = json.loads(state.read_text())
     assert saved["k"] == 2 and [sum(h[1:]) for h in saved["history"]] == [2, 2]
+
+
+def test_iterations_zero_prints_a_running_files_values_and_bad_steps_are_refused(
+        tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(spsa, "play_pair", _toy_match(200))
+    state = str(tmp_path / "c.json")
+    assert spsa.main(["--state", state, "--iterations", "5", "--param", "RfpMargin"]) == 0
+    capsys.readouterr()
+    assert spsa.main(["--state", state, "--iterations", "0", "--param", "RfpMargin"]) == 0
+    assert "option.RfpMargin=" in capsys.readouterr().out
+    for bad in ("RfpMargin:0", "RfpMargin:0.3", "RfpMargin:5:0"):
+        with pytest.raises(SystemExit):
+            spsa.main(["--state", str(tmp_path / "d.json"), "--param", bad])

@@ -16,6 +16,7 @@ for 8 plies in a row (the positions of those plies are dropped: their result was
 adjudication, not played out), a draw when all scores have been within
 +-draw for 20 plies after ply 100.
 """
+import contextlib
 import json
 import multiprocessing
 import os
@@ -139,19 +140,19 @@ def load_eval(path):
     evalfile.load(path or None)
 
 
-_player = None
+_players = threading.local()     # one player a thread: a Dask worker may run tasks at once
 
 
 def play_games(settings, seed, games):
-    """`games` games with a player made for this seed (reused by a worker
-    process for the tasks after): (records bytes, game count, results)."""
-    global _player
-    if _player is None or _player.s != settings:
-        _player = SelfPlay(settings, seed)
-    _player.rng.seed(seed)
+    """`games` games with a player made for this seed (reused by the same
+    thread for the tasks after): (records bytes, game count, results)."""
+    player = getattr(_players, "player", None)
+    if player is None or player.s != settings:
+        player = _players.player = SelfPlay(settings, seed)
+    player.rng.seed(seed)
     out, results = [], []
     for _ in range(games):
-        played = _player.game()
+        played = player.game()
         if played is None:
             continue
         records, result, _plies = played
@@ -188,13 +189,21 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
                                           initargs=(os.getpid(),),
                                           mp_context=multiprocessing.get_context("spawn"))
         slots = concurrency
+    have = _agree_with_journal(out, have)
     # Seeds follow what the file holds, so that a run that goes on plays new games.
     base = (seed << 40) ^ (have << 8)
     start, written, games, results = time.time(), 0, 0, {1: 0, 0: 0, -1: 0}
     pending, task, seeds = set(), 0, {}
     journal = open(out.name + ".tasks", "a", encoding="utf-8")
-    # SIGTERM (a session's end, kill) stops as Ctrl-C does: the workers go too.
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    recipe = {"nodes": settings.nodes, "random_plies": list(settings.random_plies),
+              "balance": settings.balance, "max_plies": settings.max_plies,
+              "resign": settings.resign, "draw": settings.draw, "hash_mb": settings.hash_mb,
+              "eval_file": os.path.basename(settings.eval_file or "") or "default",
+              "openings": len(settings.openings)}
+    # SIGTERM (a session's end, kill) and Ctrl-C stop the run, but never
+    # between a task's records and its journal line (see _Stop).
+    stop = _Stop()
+    previous = {sig: signal.signal(sig, stop.handle) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         while have + written < target:
             while len(pending) < 2 * slots:
@@ -206,12 +215,13 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
             for future in done:
                 records, outcomes = future.result()
                 count = len(records) // dataset.RECORD_SIZE
-                out.write(records)
-                out.flush()
-                journal.write(json.dumps({"seed": seeds.pop(future), "offset": have + written,
-                                          "positions": count, "games": len(outcomes),
-                                          "nodes": settings.nodes}) + "\n")
-                journal.flush()
+                with stop.held():
+                    out.write(records)
+                    out.flush()
+                    journal.write(json.dumps({"seed": seeds.pop(future),
+                                              "offset": have + written, "positions": count,
+                                              "games": len(outcomes), "recipe": recipe}) + "\n")
+                    journal.flush()
                 written += count
                 games += len(outcomes)
                 for r in outcomes:
@@ -226,7 +236,8 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
         journal.close()
         for future in pending:
             future.cancel()
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         if client is None:
             executor.shutdown(wait=False, cancel_futures=True)
             for child in multiprocessing.active_children():
@@ -240,8 +251,61 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
     return 0
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
+class _Stop:
+    """A signal handler that stops the run at once, except inside held():
+    there it waits for the block to end (a task's records and its journal
+    line are written together or not at all)."""
+
+    def __init__(self):
+        self.holding = self.pending = False
+
+    def handle(self, signum, frame):
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def held(self):
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+        if self.pending:
+            raise KeyboardInterrupt
+
+
+def _agree_with_journal(out, have):
+    """The file and its journal agree before a run goes on: records past the
+    journal's last task (a run killed while writing one) are cut off, and
+    journal lines past the file's end (a file cut short) are dropped. The
+    records the file held before it had a journal stay. Returns what the
+    file holds."""
+    path = out.name + ".tasks"
+    if not os.path.exists(path):
+        return have
+    with open(path, encoding="utf-8") as f:
+        lines = [line for line in f if line.strip()]
+    tasks = []
+    for line in lines:
+        try:
+            tasks.append(json.loads(line))
+        except ValueError:
+            break                            # a line cut short: it and what follows go
+    kept = [t for t in tasks if t["offset"] + t["positions"] <= have]
+    if len(kept) != len(lines):
+        with open(path, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(t) + "\n" for t in kept)
+    if kept:
+        end = kept[-1]["offset"] + kept[-1]["positions"]
+        if have > end:
+            print(f"{out.name}: {have - end:,} records after the journal's last task "
+                  "(a run stopped while writing) are cut off", file=sys.stderr)
+            out.truncate(dataset.HEADER.size + end * dataset.RECORD_SIZE)
+            out.seek(0, os.SEEK_END)
+            have = end
+    return have
 
 
 def _die_with_parent(parent):

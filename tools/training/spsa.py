@@ -144,7 +144,13 @@ def _param(text):
     if name not in known:
         raise ValueError(f"no tunable parameter {name!r} (known: {', '.join(known)})")
     numbers = [float(x) if x else None for x in rest] + [None, None]
-    return name, numbers[0], numbers[1]
+    c_end, r_end = numbers[0], numbers[1]
+    if c_end is not None and c_end < 0.5:
+        raise ValueError(f"{name}: C_END must be at least 0.5 (below, theta+ and theta- round "
+                         "to the same value and the games teach nothing)")
+    if r_end is not None and r_end <= 0:
+        raise ValueError(f"{name}: R_END must be above 0")
+    return name, c_end, r_end
 
 
 def main(argv=None):
@@ -182,13 +188,17 @@ def main(argv=None):
         try:
             with open(args.state) as f:
                 saved = json.load(f)
-            if saved["settings"] != settings:
+            # --iterations 0 only reads the file: its values, whatever the run's length.
+            theirs = dict(saved["settings"], iterations=settings["iterations"]) \
+                if args.iterations == 0 else saved["settings"]
+            if theirs != settings:
                 parser.error(f"--state {args.state} is a run with other settings: "
                              "give another file, or the same arguments")
             spsa.take(saved)
         except (OSError, ValueError, KeyError, TypeError) as error:
             parser.error(f"--state {args.state}: cannot be read ({error})")
-        print(f"resuming after iteration {spsa.k} of {args.iterations}", flush=True)
+        if args.iterations:
+            print(f"resuming after iteration {spsa.k} of {args.iterations}", flush=True)
     try:
         for k in range(spsa.k + 1, args.iterations + 1):
             delta, plus, minus = spsa.perturbation(k)

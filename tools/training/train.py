@@ -320,7 +320,13 @@ class Source:
         return {key: np.concatenate([p[key] for p in pieces]) for key in pieces[0]}
 
     def signature(self):
-        return [[os.path.basename(path), count] for path, count in self.parts] + [self.total]
+        """The files and the records used of each (a file that grew since,
+        read to the same --limit, is the same data)."""
+        used, left = [], self.total
+        for path, count in self.parts:
+            used.append([os.path.basename(path), min(count, left)])
+            left -= used[-1][1]
+        return used
 
 
 class Run:
@@ -380,8 +386,8 @@ def train(run, source, train_end, scale, lam, epochs, batch, lr, chunk, log=prin
     starts = list(range(0, train_end, chunk))
     valid_chunks = list(range(train_end, source.total, chunk))
     for epoch in range(run.epoch + 1, epochs + 1):
-        if epoch >= max(2, epochs * 2 // 3 + 1):
-            opt.lr = lr / 3
+        # Set every epoch (a resume with more epochs moves the cut later).
+        opt.lr = lr / 3 if epoch >= max(2, epochs * 2 // 3 + 1) else lr
         # One chunk: exactly the whole-data order (the generator is not
         # drawn from for the chunks' order).
         chunks = [starts[i] for i in rng.permutation(len(starts))] if len(starts) > 1 else starts
@@ -412,7 +418,7 @@ def train(run, source, train_end, scale, lam, epochs, batch, lr, chunk, log=prin
         valid = valid_sum / valid_rows if valid_rows else float("nan")
         run.history.append((epoch, total / max(1, seen), valid))
         log(f"epoch {epoch}: train loss {total / max(1, seen):.6f}, validation loss {valid:.6f}")
-        if valid_rows and valid <= min(v for _, _, v in run.history):
+        if valid_rows and valid < min((v for _, _, v in run.history[:-1]), default=math.inf):
             run.best = [p.copy() for p in model.params()]
         run.epoch = epoch
         if checkpoint:
