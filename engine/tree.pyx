@@ -72,47 +72,38 @@ TUNABLE = {
 }
 
 
+# The integer ones by name: their variables' addresses (the LMR pair, in
+# hundredths, is set through init_reductions below).
+INT_NAMES = ("NullReduction", "NullReductionDivisor", "LmpBase", "RfpMargin", "FutilityBase",
+             "FutilityPerPly", "SeeMargin", "LazyMargin")
+cdef int* INT_PARAMETERS[8]
+INT_PARAMETERS[:] = [&NULL_REDUCTION, &NULL_REDUCTION_DIVISOR, &LMP_BASE, &RFP_MARGIN,
+                     &FUTILITY_BASE, &FUTILITY_PER_PLY, &SEE_MARGIN, &LAZY_MARGIN]
+
+
 def parameters():
     """{name: (value now, lowest, highest)} of the tunable search parameters."""
-    now = {"NullReduction": NULL_REDUCTION, "NullReductionDivisor": NULL_REDUCTION_DIVISOR,
-           "LmpBase": LMP_BASE, "RfpMargin": RFP_MARGIN, "FutilityBase": FUTILITY_BASE,
-           "FutilityPerPly": FUTILITY_PER_PLY, "SeeMargin": SEE_MARGIN,
-           "LazyMargin": LAZY_MARGIN, "LmrBase": int(round(LMR_BASE * 100)),
-           "LmrDivisor": int(round(LMR_DIVISOR * 100))}
+    now = {name: INT_PARAMETERS[i][0] for i, name in enumerate(INT_NAMES)}
+    now.update(LmrBase=int(round(LMR_BASE * 100)), LmrDivisor=int(round(LMR_DIVISOR * 100)))
     return {name: (now[name], low, high) for name, (_, low, high) in TUNABLE.items()}
 
 
 def set_parameter(name, int value):
     """Set a tunable parameter (between searches); ValueError off its range."""
-    global NULL_REDUCTION, NULL_REDUCTION_DIVISOR, LMP_BASE, RFP_MARGIN, FUTILITY_BASE
-    global FUTILITY_PER_PLY, SEE_MARGIN, LAZY_MARGIN, LMR_BASE, LMR_DIVISOR
+    global LMR_BASE, LMR_DIVISOR
     if name not in TUNABLE:
         raise ValueError(f"no tunable parameter {name!r}")
     _, low, high = TUNABLE[name]
     if not low <= value <= high:
         raise ValueError(f"{name} must be between {low} and {high}")
-    if name == "NullReduction":
-        NULL_REDUCTION = value
-    elif name == "NullReductionDivisor":
-        NULL_REDUCTION_DIVISOR = value
-    elif name == "LmpBase":
-        LMP_BASE = value
-    elif name == "RfpMargin":
-        RFP_MARGIN = value
-    elif name == "FutilityBase":
-        FUTILITY_BASE = value
-    elif name == "FutilityPerPly":
-        FUTILITY_PER_PLY = value
-    elif name == "SeeMargin":
-        SEE_MARGIN = value
-    elif name == "LazyMargin":
-        LAZY_MARGIN = value
-    elif name == "LmrBase":
+    if name in INT_NAMES:
+        INT_PARAMETERS[INT_NAMES.index(name)][0] = value
+        return
+    if name == "LmrBase":
         LMR_BASE = value / 100.0
-        init_reductions()
     else:
         LMR_DIVISOR = value / 100.0
-        init_reductions()
+    init_reductions()
 
 cdef void init_reductions():
     cdef int d, m
