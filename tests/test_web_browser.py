@@ -50,6 +50,13 @@ def server():
 
 @pytest.fixture
 def browser(server, tmp_path):
+    driver = open_browser(server, tmp_path)
+    yield driver
+    driver.quit()
+
+
+def open_browser(server, tmp_path, languages=None):
+    """Headless Chromium on the page (`languages`: the browser's, e.g. "zh-TW")."""
     os.environ.setdefault("SE_OFFLINE", "true")      # never let Selenium fetch a driver
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
@@ -58,12 +65,13 @@ def browser(server, tmp_path):
                  "--disable-component-update", "--disable-sync", "--window-size=1280,860",
                  f"--user-data-dir={tmp_path / 'profile'}"):
         options.add_argument(flag)
+    if languages:
+        options.add_experimental_option("prefs", {"intl.accept_languages": languages})
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
     driver.get(server)
     driver.wait = WebDriverWait(driver, WAIT)
     state(driver)                                     # the page has its first state
-    yield driver
-    driver.quit()
+    return driver
 
 
 def state(driver):
@@ -436,3 +444,20 @@ def test_a_phone_screen_holds_the_board_moves_and_navigation(browser):
     browser.find_element(By.ID, "nav-prev").click()
     until(browser, lambda s: s["ply"] == 1, "a step back by the button")
     screenshot(browser, "web-phone.png")
+
+
+def test_a_page_opened_in_a_chinese_browser_speaks_and_writes_chinese(server, tmp_path):
+    """The language comes from the browser's, and its notation with it, from
+    the first state on (traditional characters for a Taiwanese browser)."""
+    driver = open_browser(server, tmp_path, "zh-TW")
+    try:
+        until(driver, lambda s: s["lang"] == "zh-Hant" and s["notation"] == "chinese",
+              "the browser's language")
+        assert text(driver, "new") == "新對局"
+        driver.execute_script("window.tuong.send({type: 'mode', engine: null})")
+        click_move(driver, "h2e2")
+        until(driver, lambda s: s["ply"] == 1, "the move")
+        driver.wait.until(lambda d: "炮二平五" in d.find_element(By.ID, "movelist").text)
+        assert "中炮" in text(driver, "opening")
+    finally:
+        driver.quit()

@@ -1315,7 +1315,7 @@ function renderComment() {
     return;
   }
   if (node.note) html('p', { class: 'note' }, box, node.note);
-  if (st.commentary) html('p', { class: 'commentary' }, box, st.commentary);
+  if (st.commentary) html('p', { class: 'commentary' }, box, displayText(st.commentary));
   $('#comment-edit').hidden = false;
   const field = $('#comment-text');
   if (document.activeElement !== field || field.dataset.node !== String(node.id)) {
@@ -1502,7 +1502,9 @@ function syncControls(st) {
   syncOnce('notation', st.notation, (v) => { if (v) $('#notation').value = v; });
   // The page's language and notation are the player's: a server that
   // differs (a new page, a restore) is told.
-  if (st.lang !== app.lang || st.player !== (app.player || 'Player')) {
+  // (A first state may come before the server has heard the settings.)
+  if (st.lang !== app.lang || st.player !== (app.player || 'Player') ||
+      (st.variant === 'xiangqi' && st.notation !== wantedNotation())) {
     if (!syncControls.asked) {
       syncControls.asked = true;
       sendSettings();
@@ -1622,8 +1624,13 @@ function exportGame() {
   send({ type: 'export', annotations: $('#export-notes').checked });
 }
 
+// The notation the player wants: the one chosen, else the language's.
+function wantedNotation() {
+  return load('tuong.notation', null) || LANG_NOTATION[app.lang];
+}
+
 function sendSettings() {
-  const notation = $('#notation').value || LANG_NOTATION[app.lang];
+  const notation = wantedNotation();
   send({ type: 'settings', notation, lang: app.lang, player: app.player || 'Player' });
 }
 
@@ -1633,7 +1640,7 @@ function setLang(lang) {
   store('tuong.lang', lang);
   $('#lang').value = lang;
   // The notation follows the language unless the player chose one.
-  if (!load('tuong.notation', null)) $('#notation').value = LANG_NOTATION[lang];
+  $('#notation').value = wantedNotation();
   translatePage();
   sendSettings();
   renderAll();
@@ -1764,7 +1771,7 @@ function linkedGame() {
   const moves = (params.get('moves') || '').split(/[\s,]+/).filter(Boolean);
   const ply = Math.max(0, Math.min(moves.length, parseInt(params.get('ply') || String(moves.length), 10) || 0));
   return { variant: params.get('variant') || 'xiangqi', start_fen: fen, moves, cursor: ply,
-    mode: { engine: null }, notation: $('#notation').value || LANG_NOTATION[app.lang], lang: app.lang };
+    mode: { engine: null }, notation: wantedNotation(), lang: app.lang };
 }
 
 // ---------------------------------------------------------------- headers
@@ -2067,7 +2074,7 @@ function start() {
   $('#lang').value = app.lang;
   $('#player').value = app.player;
   $('#multipv').value = String(load('tuong.multipv', 1));
-  $('#notation').value = load('tuong.notation', null) || LANG_NOTATION[app.lang];
+  $('#notation').value = wantedNotation();
   translatePage();
   $('#pieces-style').value = app.pieceStyle;
   showLevelKind();
