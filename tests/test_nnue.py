@@ -209,14 +209,23 @@ def test_the_format_round_trips():
     assert network.decode(data) == bucketed
 
 
-def test_gen2_the_shipped_network_still_loads_as_version_1():
+def test_gen2_the_network_before_still_loads_as_version_1():
     """The file format grew a version for king buckets; every network
-    before it (version 1, gen2 shipped) loads, and writes back the same."""
+    before it (version 1: gen2, shipped until gen3) loads, and writes back
+    the same."""
     from pathlib import Path
-    data = (Path(network.__file__).parent / "default.nnue").read_bytes()
+    data = (Path(__file__).parent / "data" / "gen2.nnue").read_bytes()
     assert struct.unpack_from("<I", data, 8)[0] == 1
     net = network.decode(data)
-    assert net.buckets == 1 and network.encode(net) == data
+    assert (net.buckets, net.hidden) == (1, 128) and network.encode(net) == data
+
+
+def test_the_shipped_network_is_gen3():
+    """gen3 (H = 256, no buckets) is the default, and it round-trips."""
+    from pathlib import Path
+    data = (Path(network.__file__).parent / "default.nnue").read_bytes()
+    net = network.decode(data)
+    assert (net.buckets, net.hidden) == (1, 256) and network.encode(net) == data
 
 
 def test_a_general_changing_bucket_keeps_the_accumulators_right(tmp_path):

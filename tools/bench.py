@@ -275,8 +275,14 @@ def bench_search(args):
         in_limit = max((d for d, t in reached if t <= args.time_limit), default=0)
         print(f"tuong: depth {in_limit} within {args.time_limit} s")
         if fairy:
-            info = fairy.go(START_FEN, f"movetime {int(args.time_limit * 1000)}")
-            print(f"fairy-stockfish: depth {info.get('depth')} within {args.time_limit} s")
+            # Its own depths (its reductions are not ours): the time each one ended.
+            theirs = {info["depth"]: info["time"] / 1000
+                      for info in fairy.infos(START_FEN, f"movetime {int(args.time_limit * 1000)}")
+                      if not info["bound"] and info.get("multipv", 1) == 1 and "time" in info}
+            for depth in range(args.depth - 4, args.depth + 1):
+                if depth in theirs:
+                    print(f"  fairy-stockfish depth {depth:2d} at {theirs[depth]:6.2f} s")
+            print(f"fairy-stockfish: depth {max(theirs, default=0)} within {args.time_limit} s")
 
         print("\n== nodes to reach a depth from the start position (fresh table each)")
         for depth in (4, 5, 6):

@@ -374,7 +374,7 @@ def parse(board: Board | str, text: str, notation: str) -> str:
         read = reader(text)
     except ValueError as error:
         raise ValueError(f"{error}: {text!r}") from None
-    described = _descriptions(board.fen(), tuple(board.legal_moves()), style)
+    described = _descriptions(board.fen(), tuple(board.legal_moves()), style, read[0])
     found = [m for m, desc, _, _ in described if _matches(read, desc)]
     if not found and read[1][0] == "file":
         found = [m for m, _, file_form, _ in described if file_form == read]
@@ -387,12 +387,13 @@ def parse(board: Board | str, text: str, notation: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _descriptions(fen, legal, style):
+def _descriptions(fen, legal, style, kind):
     """[(move, description, file form, tandem form)] of a position's legal
-    moves, kept for the next texts read in the same position."""
+    moves of one kind of piece (a text names its kind, and every form
+    compares it first), kept for the next texts read in the same position."""
     view = _View(fen)
     return [(m, _describe(view, m, style), _file_form(view, m), _tandem_form(view, m))
-            for m in legal]
+            for m in legal if view.own[view.to_own(ord(m[0]) - 97, int(m[1]))] == kind]
 
 
 def _legal(board, move, text):
