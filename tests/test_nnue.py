@@ -45,27 +45,39 @@ def flipped(fen):
 
 # -- the accumulators ----------------------------------------------------------
 
+def random_plies(rng, board, plies):
+    """Play up to `plies` random legal moves on `board`, yielding the ply
+    number after each (the caller may take moves back in between)."""
+    for ply in range(plies):
+        moves = board.legal_moves()
+        if not moves:
+            return
+        board.push(rng.choice(moves))
+        yield ply
+
+
+def piece_count(board):
+    return sum(c.isalpha() for c in board.fen().split()[0])
+
+
 def test_incremental_accumulators_equal_a_refresh_along_random_games(net_file):
     evalfile.load(net_file)
     rng = random.Random(7)
     captures = 0
     for game in range(12):
         board = Board()
+        pieces = piece_count(board)
         # Longer than the ring (64 plies): popping back to the start must
         # refresh once the ring runs out.
-        for ply in range(rng.randint(40, 160)):
-            moves = board.legal_moves()
-            if not moves:
-                break
-            before = board.fen().split()[0]
-            board.push(rng.choice(moves))
-            captures += sum(c.isalpha() for c in before) != \
-                sum(c.isalpha() for c in board.fen().split()[0])
+        for ply in random_plies(rng, board, rng.randint(40, 160)):
+            captures += piece_count(board) != pieces
+            pieces = piece_count(board)
             same, incremental, fresh = network_check(board)
             assert same and incremental == fresh, (game, ply, board.fen())
             if rng.random() < 0.2:
                 board.pop()
                 assert network_check(board)[0], (game, ply, "after a take-back")
+                pieces = piece_count(board)
         while board.move_stack:
             board.pop()
             same, incremental, fresh = network_check(board)
@@ -88,11 +100,7 @@ def test_every_simd_path_gives_the_same_evaluations(net_file):
             rng, seen = random.Random(11), []
             for _ in range(6):
                 board = Board()
-                for _ in range(rng.randint(20, 90)):
-                    moves = board.legal_moves()
-                    if not moves:
-                        break
-                    board.push(rng.choice(moves))
+                for _ in random_plies(rng, board, rng.randint(20, 90)):
                     same, incremental, fresh = network_check(board)
                     assert same and incremental == fresh
                     seen.append(incremental)
