@@ -213,9 +213,17 @@ def random_board(rng, plies):
     if the game ends)."""
     from tuong.engine.board import Board
     board = Board()
-    for _ in range(plies):
+    for _ in random_plies(rng, board, plies):
+        pass
+    return board
+
+
+def random_plies(rng, board, plies):
+    """Play up to `plies` random legal moves on `board`, yielding the ply
+    number after each (the caller may take moves back in between)."""
+    for ply in range(plies):
         moves = board.legal_moves()
         if not moves:
-            break
+            return
         board.push(rng.choice(moves))
-    return board
+        yield ply

@@ -12,7 +12,7 @@ import pytest
 from tuong.engine import evalfile, network, weights
 from tuong.engine.board import Board, evaluate, network_check
 
-from conftest import need_module, random_board
+from conftest import need_module, random_board, random_plies
 
 
 def random_network(hidden=64, seed=1, scale=1.0, buckets=1):
@@ -44,17 +44,6 @@ def flipped(fen):
 
 
 # -- the accumulators ----------------------------------------------------------
-
-def random_plies(rng, board, plies):
-    """Play up to `plies` random legal moves on `board`, yielding the ply
-    number after each (the caller may take moves back in between)."""
-    for ply in range(plies):
-        moves = board.legal_moves()
-        if not moves:
-            return
-        board.push(rng.choice(moves))
-        yield ply
-
 
 def piece_count(board):
     return sum(c.isalpha() for c in board.fen().split()[0])
