@@ -31,6 +31,16 @@
 # accumulator a refresh (marked with view -1, done when it is needed); every
 # other move updates both perspectives incrementally within their views.
 # The piece-square path is never bucketed.
+#
+# A hidden layer (a version 3 network): M units after the transformer, each
+#   z_j = clamp(sum_i clamp(a_i, 0, QA) * L_ji + Lb_j, 0, QA * QH)
+# over both perspectives' H values (side to move's first), and the output
+# adds (sum_j z_j * Lv_j) / QH to the sum above (a skip connection); z is
+# kept in its full precision (units of QA * QH): rounding it to the
+# accumulator's 1/QA only added error (about a centipawn at the worst, in
+# the test of the quantised network against the float one). The loader refuses a unit
+# whose sum could leave 32 bits (QA * sum |L_j| + |Lb_j| >= 2^31), so the
+# loop may add in any order and every path gives the same numbers.
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint16_t
 from libc.stdlib cimport malloc, free
@@ -51,6 +61,8 @@ cdef extern from "nnue_simd.h":
                         const int16_t*, int) noexcept nogil
         void (*add)(int16_t*, const int16_t*, int) noexcept nogil
         int32_t (*clipped_dot)(const int16_t*, const int16_t*, int, int16_t) noexcept nogil
+        void (*layer)(const int16_t*, const int16_t*, const int16_t*, const int32_t*, int, int,
+                      int16_t, int32_t*) noexcept nogil
     TuongLoops tuong_loops
     int tuong_simd_available(int path) noexcept nogil
     int tuong_simd_select(int path) noexcept nogil
@@ -60,6 +72,7 @@ SIMD_PATHS = ("portable", "avx2", "avx512")
 cdef enum:
     N_FEATURES = 1260
     NO_FEATURE = 0xFFFF
+    MAX_LAYER = 32
 
 cdef int nn_active = 0
 cdef int generation = 0           # bumped by every install: old rings are stale
@@ -71,6 +84,11 @@ cdef int16_t* ft_weights = NULL   # [N_FEATURES][hidden]
 cdef int32_t* psqt_weights = NULL # [N_FEATURES]
 cdef int16_t* out_weights = NULL  # [2 * hidden]: side to move's, then the other's
 cdef int32_t out_bias = 0
+cdef int layer = 0                # units of the hidden layer (0: none)
+cdef int qh = 1024
+cdef int16_t* layer_weights = NULL    # [layer][2 * hidden]
+cdef int32_t* layer_bias = NULL       # [layer]
+cdef int16_t* layer_out = NULL        # [layer]
 # FEATURE[perspective][kind][square]: the feature of a piece of that kind
 # (0..13) on that 16x16 square, or NO_FEATURE off the board.
 cdef uint16_t FEATURE[2][14][256]
@@ -224,9 +242,19 @@ cdef int nn_evaluate(Position* p) noexcept nogil:
     """The network's score of p, centipawns, from the side to move."""
     cdef const Accumulator* a = current(p)
     cdef int us = p.side, them = p.side ^ 1
-    cdef int64_t total = tuong_loops.clipped_dot(a.values[us], out_weights, hidden, qa) \
+    cdef int j
+    cdef int64_t layer_total = 0
+    cdef int32_t z[MAX_LAYER]
+    cdef int64_t total = <int64_t> tuong_loops.clipped_dot(a.values[us], out_weights, hidden, qa) \
         + tuong_loops.clipped_dot(a.values[them], out_weights + hidden, hidden, qa) + out_bias \
         + (<int64_t> a.psqt[us] - a.psqt[them]) // 2
+    if layer:
+        tuong_loops.layer(a.values[us], a.values[them], layer_weights, layer_bias, hidden, layer,
+                          qa, z)
+        for j in range(layer):
+            if z[j] > 0:
+                layer_total += min(z[j], <int64_t> qa * qh) * layer_out[j]
+        total += layer_total // qh
     return bounded_eval(total * scale // (qa * qb))
 
 
@@ -248,13 +276,16 @@ cdef int nn_accumulator_matches(Position* p) noexcept nogil:
 # -- Python ------------------------------------------------------------------
 
 cdef void release() noexcept:
-    global ft_bias, ft_weights, psqt_weights, out_weights
+    global ft_bias, ft_weights, psqt_weights, out_weights, layer_weights, layer_bias, layer_out
     free(ft_bias)
     free(ft_weights)
     free(psqt_weights)
     free(out_weights)
-    ft_bias = ft_weights = out_weights = NULL
-    psqt_weights = NULL
+    free(layer_weights)
+    free(layer_bias)
+    free(layer_out)
+    ft_bias = ft_weights = out_weights = layer_weights = layer_out = NULL
+    psqt_weights = layer_bias = NULL
 
 
 cdef void* copy_of(bytes data) except NULL:
@@ -269,19 +300,25 @@ def install(net, name=""):
     """Put a checked network (engine.network.Network) in force. Every
     position's accumulators become stale; the engine refreshes them."""
     global nn_active, generation, hidden, qa, qb, scale, out_bias, _description, buckets
-    global ft_bias, ft_weights, psqt_weights, out_weights
+    global ft_bias, ft_weights, psqt_weights, out_weights, layer, qh
+    global layer_weights, layer_bias, layer_out
     if not 0 < net.hidden <= NN_MAX_HIDDEN or net.features != N_FEATURES \
-            or net.buckets not in (1, 6):
-        raise ValueError(f"network of {net.features} x {net.hidden} ({net.buckets} buckets): "
-                         f"this build evaluates {N_FEATURES} features, 1 or 6 buckets and "
-                         f"at most {NN_MAX_HIDDEN} hidden values")
+            or net.buckets not in (1, 6) or not 0 <= net.layer <= MAX_LAYER:
+        raise ValueError(f"network of {net.features} x {net.hidden} ({net.buckets} buckets, "
+                         f"layer {net.layer}): this build evaluates {N_FEATURES} features, "
+                         f"1 or 6 buckets, at most {NN_MAX_HIDDEN} hidden values and a "
+                         f"hidden layer of at most {MAX_LAYER}")
     nn_active = 0
     release()
     ft_bias = <int16_t*> copy_of(net.ft_bias)
     ft_weights = <int16_t*> copy_of(net.ft_weights)
     psqt_weights = <int32_t*> copy_of(net.psqt_weights)
     out_weights = <int16_t*> copy_of(net.out_weights)
+    layer_weights = <int16_t*> copy_of(net.layer_weights)
+    layer_bias = <int32_t*> copy_of(net.layer_bias)
+    layer_out = <int16_t*> copy_of(net.layer_out)
     hidden, qa, qb, scale, out_bias = net.hidden, net.qa, net.qb, net.scale, net.out_bias
+    layer, qh = net.layer, net.qh
     buckets = net.buckets
     generation += 1
     nn_active = 1

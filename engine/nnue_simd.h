@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#define TUONG_MAX_HIDDEN 512     /* engine/accumulator.pxd's NN_MAX_HIDDEN */
+
 #define TUONG_LOOPS(SUFFIX, ATTRIBUTE)                                                   \
 static ATTRIBUTE void tuong_update2_##SUFFIX(int16_t* d, const int16_t* s,              \
         const int16_t* add, const int16_t* sub, int n) {                                \
@@ -38,6 +40,31 @@ static ATTRIBUTE int32_t tuong_clipped_dot_##SUFFIX(const int16_t* a, const int1
         total += (int32_t)x * (int32_t)w[i];                                             \
     }                                                                                    \
     return total;                                                                        \
+}                                                                                        \
+/* The hidden layer: z[j] = bias[j] + sum_i clamp(x_i, 0, ceiling) * w[j][i] over both  \
+   perspectives' n values (us, then them). The inputs are clamped once. The loader      \
+   (engine/network.py) refuses a unit whose sum could leave 32 bits, so no partial sum, \
+   in whatever order a path adds, can overflow: every path gives the same numbers. */   \
+static ATTRIBUTE void tuong_layer_##SUFFIX(const int16_t* us, const int16_t* them,      \
+        const int16_t* w, const int32_t* bias, int n, int m, int16_t ceiling,            \
+        int32_t* z) {                                                                    \
+    int16_t x[2 * TUONG_MAX_HIDDEN];                                                     \
+    for (int i = 0; i < n; i++) {                                                        \
+        int16_t a = us[i];                                                               \
+        a = a < 0 ? 0 : a;                                                               \
+        x[i] = a > ceiling ? ceiling : a;                                                \
+    }                                                                                    \
+    for (int i = 0; i < n; i++) {                                                        \
+        int16_t b = them[i];                                                             \
+        b = b < 0 ? 0 : b;                                                               \
+        x[n + i] = b > ceiling ? ceiling : b;                                            \
+    }                                                                                    \
+    for (int j = 0; j < m; j++) {                                                        \
+        const int16_t* row = w + (long)j * 2 * n;                                        \
+        int32_t total = bias[j];                                                         \
+        for (int i = 0; i < 2 * n; i++) total += (int32_t)x[i] * (int32_t)row[i];       \
+        z[j] = total;                                                                    \
+    }                                                                                    \
 }
 
 TUONG_LOOPS(portable, )
@@ -57,11 +84,13 @@ typedef struct {
                     const int16_t*, int);
     void (*add)(int16_t*, const int16_t*, int);
     int32_t (*clipped_dot)(const int16_t*, const int16_t*, int, int16_t);
+    void (*layer)(const int16_t*, const int16_t*, const int16_t*, const int32_t*, int, int,
+                  int16_t, int32_t*);
 } TuongLoops;
 
 static TuongLoops tuong_loops = {
     "portable", tuong_update2_portable, tuong_update3_portable, tuong_add_portable,
-    tuong_clipped_dot_portable};
+    tuong_clipped_dot_portable, tuong_layer_portable};
 
 /* Whether the processor runs a path: 0 portable (always), 1 AVX2, 2 AVX-512BW. */
 static int tuong_simd_available(int path) {
@@ -79,18 +108,19 @@ static int tuong_simd_select(int path) {
     if (!tuong_simd_available(path)) return -1;
     if (path == 0) {
         TuongLoops loops = {"portable", tuong_update2_portable, tuong_update3_portable,
-                            tuong_add_portable, tuong_clipped_dot_portable};
+                            tuong_add_portable, tuong_clipped_dot_portable,
+                            tuong_layer_portable};
         tuong_loops = loops;
     }
 #if TUONG_X86
     if (path == 1) {
         TuongLoops loops = {"avx2", tuong_update2_avx2, tuong_update3_avx2, tuong_add_avx2,
-                            tuong_clipped_dot_avx2};
+                            tuong_clipped_dot_avx2, tuong_layer_avx2};
         tuong_loops = loops;
     }
     if (path == 2) {
         TuongLoops loops = {"avx512", tuong_update2_avx512, tuong_update3_avx512,
-                            tuong_add_avx512, tuong_clipped_dot_avx512};
+                            tuong_add_avx512, tuong_clipped_dot_avx512, tuong_layer_avx512};
         tuong_loops = loops;
     }
 #endif

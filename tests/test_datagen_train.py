@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from tuong.engine import evalfile
+from tuong.engine import evalfile, network
 from tuong.engine.board import Board
 from tuong.tools.training import dataset, datagen
 
@@ -219,8 +219,9 @@ def test_read_range_is_a_slice_of_the_whole(tmp_path):
         assert np.array_equal(part[key], whole[key][123:323])
 
 
+@pytest.mark.parametrize("layer", [0, 8], ids=["plain", "hidden-layer"])
 def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, capsys,
-                                                                     monkeypatch):
+                                                                     monkeypatch, layer):
     """Data read a chunk at a time, and a run interrupted after its second
     epoch then resumed from its checkpoint, give the very network of the run
     that went through; a resume with other settings is refused."""
@@ -229,7 +230,7 @@ def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, c
     from tuong.tools.training import train
     data = _positions(tmp_path)
     common = [str(data), "--epochs", "4", "--hidden", "16", "--batch", "256",
-              "--chunk", "1000", "--seed", "3"]
+              "--chunk", "1000", "--seed", "3", "--layer", str(layer)]
     straight, resumed = tmp_path / "straight.nnue", tmp_path / "resumed.nnue"
     assert train.main(common + ["-o", str(straight)]) == 0
     printed = capsys.readouterr().out
@@ -249,9 +250,13 @@ def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, c
     assert train.main(common + ["-o", str(resumed), "--resume"]) == 0
     assert "resuming after epoch 2 of 4" in capsys.readouterr().out
     assert resumed.read_bytes() == straight.read_bytes()
+    net = network.read(resumed)
+    assert net.layer == layer and ("layer 8" in net.description) == bool(layer)
+    assert evalfile.load(resumed).startswith("NNUE network resumed.nnue (")
     with pytest.raises(SystemExit):
         train.main([str(data), "--epochs", "4", "--hidden", "32", "--batch", "256",
-                    "--chunk", "1000", "--seed", "3", "-o", str(resumed), "--resume"])
+                    "--chunk", "1000", "--seed", "3", "--layer", str(layer), "-o", str(resumed),
+                    "--resume"])
     assert "hidden differ" in capsys.readouterr().err
 
 

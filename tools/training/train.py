@@ -3,13 +3,15 @@
     tuong-train DATA... -o NET.nnue [--hidden 128] [--epochs 12] [--batch 16384]
                 [--lr 0.001] [--lambda 1.0] [--validation 0.05] [--seed 1]
                 [--scale K] [--limit N] [--threads N] [--chunk 2500000] [--resume]
-                [--buckets 1|6]
+                [--buckets 1|6] [--layer M]
 
 DATA are positions files from tuong-datagen --out. The network is the one
 engine/nnue.pyx evaluates (engine/network.py: 1260 piece-square features
 a perspective -> HIDDEN, clipped ReLU, both perspectives -> 1, and a direct
 piece-square path; with --buckets 6, a block of 1260 features a place of the
-perspective's own general, the palace folded left-right). Training is on
+perspective's own general, the palace folded left-right; with --layer M, a
+hidden layer of M clipped-ReLU units after the transformer, whose output adds
+to the linear one). Training is on
 the CPU with numpy and scipy's sparse products: each position's two
 perspectives are sparse rows of 1260 (x buckets) inputs.
 
@@ -50,6 +52,7 @@ from tuong.tools.cli import check_input, check_output, integer, real
 
 SCALE = 400             # centipawns per unit of the float network's output
 QA, QB = 255, 1024
+QH = 1024               # the hidden layer's weights' unit
 
 
 def need_numpy():
@@ -112,20 +115,30 @@ def sparse_rows(idx, n_features=network.FEATURES):
 
 class Model:
     """The float network: W (1260 x buckets, H), b (H), P (1260) centipawns,
-    V (2H), c."""
+    V (2H), c; with a hidden layer of M units, also L (2H, M), Lb (M), Lv (M),
+    whose output adds to V's (a skip connection: the layer learns what the
+    linear output misses)."""
 
-    def __init__(self, hidden, rng, buckets=1):
+    def __init__(self, hidden, rng, buckets=1, layer=0):
         import numpy as np
-        self.hidden, self.buckets = hidden, buckets
+        self.hidden, self.buckets, self.layer = hidden, buckets, layer
         self.W = (rng.standard_normal((network.FEATURES * buckets, hidden)) * 0.05) \
             .astype(np.float32)
         self.b = np.full(hidden, 0.1, dtype=np.float32)
         self.P = hand_crafted_psqt().astype(np.float32)
         self.V = (rng.standard_normal(2 * hidden) * 0.01).astype(np.float32)
         self.c = np.zeros(1, dtype=np.float32)
+        if layer:
+            # Drawn after the rest, so a network without the layer starts
+            # from the same weights as before the layer existed.
+            self.L = (rng.standard_normal((2 * hidden, layer)) / math.sqrt(2 * hidden)) \
+                .astype(np.float32)
+            self.Lb = np.full(layer, 0.5, dtype=np.float32)      # mid-range: every unit learns
+            self.Lv = (rng.standard_normal(layer) * 0.01).astype(np.float32)
 
     def params(self):
-        return [self.W, self.b, self.P, self.V, self.c]
+        extra = [self.L, self.Lb, self.Lv] if self.layer else []
+        return [self.W, self.b, self.P, self.V, self.c] + extra
 
     def forward(self, x_us, x_them, p_us=None, p_them=None):
         """Centipawns from the side to move, and what backward() needs.
@@ -138,27 +151,45 @@ class Model:
         h_them = np.clip(a_them, 0, 1)
         H = self.hidden
         net = h_us @ self.V[:H] + h_them @ self.V[H:] + self.c[0]
+        h = z = g = None
+        if self.layer:
+            h = np.concatenate([h_us, h_them], axis=1)
+            z = h @ self.L + self.Lb
+            g = np.clip(z, 0, 1)
+            net = net + g @ self.Lv
         p_us = x_us if p_us is None else p_us
         p_them = x_them if p_them is None else p_them
         psqt = (p_us @ self.P - p_them @ self.P) / 2
-        return net * SCALE + psqt, (a_us, a_them, h_us, h_them, p_us, p_them)
+        return net * SCALE + psqt, (a_us, a_them, h_us, h_them, p_us, p_them, h, z, g)
 
     def backward(self, x_us, x_them, cache, grad_out):
         """Gradients of the parameters, given d loss / d eval (centipawns)."""
         import numpy as np
-        a_us, a_them, h_us, h_them, p_us, p_them = cache
+        a_us, a_them, h_us, h_them, p_us, p_them, h, z, g_layer = cache
         H = self.hidden
         g = (grad_out * SCALE).astype(np.float32)
         dV = np.concatenate([h_us.T @ g, h_them.T @ g])
         dc = np.array([g.sum()], dtype=np.float32)
-        d_us = np.outer(g, self.V[:H]) * ((a_us > 0) & (a_us < 1))
-        d_them = np.outer(g, self.V[H:]) * ((a_them > 0) & (a_them < 1))
+        d_us = np.outer(g, self.V[:H])
+        d_them = np.outer(g, self.V[H:])
+        extra = []
+        if self.layer:
+            dLv = g_layer.T @ g
+            dz = np.outer(g, self.Lv) * ((z > 0) & (z < 1))
+            dL = h.T @ dz
+            dh = dz @ self.L.T
+            d_us += dh[:, :H]
+            d_them += dh[:, H:]
+            extra = [dL.astype(np.float32), dz.sum(axis=0).astype(np.float32),
+                     dLv.astype(np.float32)]
+        d_us *= (a_us > 0) & (a_us < 1)
+        d_them *= (a_them > 0) & (a_them < 1)
         dW = x_us.T @ d_us + x_them.T @ d_them
         db = d_us.sum(axis=0) + d_them.sum(axis=0)
         half = (grad_out / 2).astype(np.float32)
         dP = p_us.T @ half - p_them.T @ half
         return [dW.astype(np.float32), db.astype(np.float32), np.asarray(dP, np.float32).ravel(),
-                dV.astype(np.float32), dc]
+                dV.astype(np.float32), dc] + extra
 
     def quantise(self, description=""):
         """The network file's Network."""
@@ -169,14 +200,27 @@ class Model:
 
         # The engine sums the output in 32 bits, and each accumulator of up
         # to 32 pieces in 16: the loader refuses weights that could overflow.
+        # (The hidden layer it sums in 64 bits.)
         out_limit = min(32767, (2 ** 31 - 1) // (2 * QA * 2 * self.hidden))
         W = np.clip(self.W, -(32767 / QA - 1) / 33, (32767 / QA - 1) / 33)
+        layer = {}
+        if self.layer:
+            # Each unit's sum must fit 32 bits (QA * sum |L_j| + |Lb_j| < 2^31):
+            # a unit past that (a float sum |L_j| beyond 8,000; never seen) is
+            # scaled down into it.
+            L, Lb = self.L.T.astype(np.float64), self.Lb.astype(np.float64)
+            bound = QA * QH * (np.abs(L).sum(axis=1) + np.abs(Lb)) + QA * L.shape[1]
+            shrink = np.minimum(1.0, (2 ** 31 - 1) / bound)[:, None]
+            layer = dict(
+                layer=self.layer, qh=QH, layer_weights=q16(L * shrink, QH),
+                layer_bias=np.round(Lb * shrink[:, 0] * QA * QH).astype("<i4").tobytes(),
+                layer_out=q16(self.Lv, QB, min(32767, 2 ** 29 // (QA * self.layer))))
         return network.Network(
             hidden=self.hidden, ft_bias=q16(np.clip(self.b, -1, 1), QA), ft_weights=q16(W, QA),
             psqt_weights=np.round(self.P * QA * QB / SCALE).astype("<i4").tobytes(),
             out_weights=q16(self.V, QB, out_limit),
             out_bias=int(round(float(self.c[0]) * QA * QB)), qa=QA, qb=QB, scale=SCALE,
-            description=description, buckets=self.buckets)
+            description=description, buckets=self.buckets, **layer)
 
 
 def hand_crafted_psqt():
@@ -448,6 +492,8 @@ def main(argv=None):
     parser.add_argument("--hidden", type=integer(16, network.MAX_HIDDEN), default=128)
     parser.add_argument("--buckets", type=int, choices=network.BUCKETS, default=1,
                         help="king buckets of the feature transformer (6: the folded palace)")
+    parser.add_argument("--layer", type=integer(0, network.MAX_LAYER), default=0,
+                        help="units of a hidden layer after the transformer (0: none)")
     parser.add_argument("--epochs", type=integer(1, 1000), default=12)
     parser.add_argument("--batch", type=integer(64, 1 << 20), default=16384)
     parser.add_argument("--lr", type=real(1e-6, 1.0), default=0.001)
@@ -504,11 +550,13 @@ def main(argv=None):
           f"{f', in chunks of {args.chunk:,} positions' if train_end > args.chunk else ''}",
           flush=True)
     rng = np.random.default_rng(args.seed)
-    model = Model(args.hidden, rng, args.buckets)
+    model = Model(args.hidden, rng, args.buckets, args.layer)
     settings = {"data": source.signature(), "hidden": args.hidden, "buckets": args.buckets,
                 "batch": args.batch,
                 "lr": args.lr, "lambda": args.lam, "validation": args.validation,
                 "scale": round(scale, 6), "seed": args.seed, "chunk": args.chunk}
+    if args.layer:                  # (absent without: older checkpoints still resume)
+        settings["layer"] = args.layer
     run = Run(model, Adam(model.params(), args.lr), rng, settings)
     checkpoint = args.output + ".ckpt"
     if args.resume:
@@ -534,7 +582,8 @@ def main(argv=None):
     print(f"keeping epoch {best_epoch} (the lowest validation loss)", flush=True)
     minutes = (time.time() - started) / 60
     description = (f"{n} positions, hidden {args.hidden}"
-                   f"{f', {args.buckets} king buckets' if args.buckets > 1 else ''}, "
+                   f"{f', {args.buckets} king buckets' if args.buckets > 1 else ''}"
+                   f"{f', layer {args.layer}' if args.layer else ''}, "
                    f"epoch {best_epoch} of {args.epochs}, "
                    f"lambda {args.lam}, "
                    f"K {scale:.0f}, loss {final_train:.5f}/{final_valid:.5f}, seed {args.seed}")
