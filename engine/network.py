@@ -254,9 +254,7 @@ def check_ranges(name: str, net: Network) -> None:
         largest = [max(m, abs(w)) for m, w in zip(largest, row)]
     if any(abs(b) + 32 * m > 32767 for b, m in zip(ft_bias, largest)):
         raise NetworkError(f"{name}: feature weights too large (an accumulator could overflow)")
-    layer_out = _ints("h", net.layer_out)
-    bound = qa * sum(abs(w) for w in out_weights) + abs(net.out_bias) \
-        + 32 * max(map(abs, psqt)) + qa * sum(abs(w) for w in layer_out)
+    bound = qa * sum(abs(w) for w in out_weights) + abs(net.out_bias) + 32 * max(map(abs, psqt))
     if bound >= 2 ** 31:
         raise NetworkError(f"{name}: output weights too large (the sum could overflow)")
     if net.layer:
@@ -273,8 +271,8 @@ def check_ranges(name: str, net: Network) -> None:
     per_cp = qa * net.qb / net.scale
     terms = {"output bias": abs(net.out_bias), "piece-square weight": max(map(abs, psqt)) / 2,
              "output weight": qa * max(map(abs, out_weights))}
-    if net.layer:
-        terms["hidden layer output weight"] = qa * max(map(abs, layer_out))
+    if net.layer:               # (the engine sums the layer's output in 64 bits)
+        terms["hidden layer output weight"] = qa * max(map(abs, _ints("h", net.layer_out)))
     for term, units in terms.items():
         if units / per_cp >= SANE_TERM_CP:
             raise NetworkError(f"{name}: {term} worth {units / per_cp:.0f} cp, too large "
