@@ -219,9 +219,36 @@ def test_read_range_is_a_slice_of_the_whole(tmp_path):
         assert np.array_equal(part[key], whole[key][123:323])
 
 
-@pytest.mark.parametrize("layer", [0, 8], ids=["plain", "hidden-layer"])
+@pytest.mark.parametrize("mix", [0, 64, 5000])
+def test_an_epochs_chunks_cover_the_training_data_once(mix):
+    """Chunks in a random order, each a stretch of the files; or, mixed,
+    blocks dealt among as many chunks of about the same size, each drawing
+    on the whole data (a block larger than a chunk is cut to one)."""
+    np = need_module("numpy")
+    from tuong.tools.training import train
+    rng = np.random.default_rng(1)
+    chunks = train.deal_chunks(rng, 10_050, 2_500, mix)
+    covered = sorted(p for ranges in chunks for start, stop in ranges for p in range(start, stop))
+    assert covered == list(range(10_050))
+    assert len(chunks) == 5
+    sizes = [sum(stop - start for start, stop in ranges) for ranges in chunks]
+    assert max(sizes) <= 2_500
+    if mix == 64:
+        assert max(sizes) - min(sizes) <= 64
+        for ranges in chunks:                   # every chunk reaches both ends of the data
+            assert ranges == sorted(ranges)
+            assert ranges[0][0] < 2_500 and ranges[-1][0] >= 7_500
+    else:                                       # stretches, in a shuffled order
+        assert all(len(ranges) == 1 for ranges in chunks)
+        assert [ranges[0][0] % 2_500 for ranges in chunks] == [0] * 5
+        assert [ranges[0][0] for ranges in chunks] != sorted(ranges[0][0] for ranges in chunks)
+    assert train.deal_chunks(rng, 900, 2_500, mix) == [[(0, 900)]]
+
+
+@pytest.mark.parametrize("layer, mix", [(0, 0), (8, 0), (0, 100)],
+                         ids=["plain", "hidden-layer", "mixed-chunks"])
 def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, capsys,
-                                                                     monkeypatch, layer):
+                                                                     monkeypatch, layer, mix):
     """Data read a chunk at a time, and a run interrupted after its second
     epoch then resumed from its checkpoint, give the very network of the run
     that went through; a resume with other settings is refused."""
@@ -230,7 +257,7 @@ def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, c
     from tuong.tools.training import train
     data = _positions(tmp_path)
     common = [str(data), "--epochs", "4", "--hidden", "16", "--batch", "256",
-              "--chunk", "1000", "--seed", "3", "--layer", str(layer)]
+              "--chunk", "1000", "--seed", "3", "--layer", str(layer), "--mix", str(mix)]
     straight, resumed = tmp_path / "straight.nnue", tmp_path / "resumed.nnue"
     assert train.main(common + ["-o", str(straight)]) == 0
     printed = capsys.readouterr().out
@@ -255,8 +282,8 @@ def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, c
     assert evalfile.load(resumed).startswith("NNUE network resumed.nnue (")
     with pytest.raises(SystemExit):
         train.main([str(data), "--epochs", "4", "--hidden", "32", "--batch", "256",
-                    "--chunk", "1000", "--seed", "3", "--layer", str(layer), "-o", str(resumed),
-                    "--resume"])
+                    "--chunk", "1000", "--seed", "3", "--layer", str(layer), "--mix", str(mix),
+                    "-o", str(resumed), "--resume"])
     assert "hidden differ" in capsys.readouterr().err
 
 

@@ -2,8 +2,8 @@
 
     tuong-train DATA... -o NET.nnue [--hidden 128] [--epochs 12] [--batch 16384]
                 [--lr 0.001] [--lambda 1.0] [--validation 0.05] [--seed 1]
-                [--scale K] [--limit N] [--threads N] [--chunk 2500000] [--resume]
-                [--buckets 1|6] [--layer M]
+                [--scale K] [--limit N] [--threads N] [--chunk 2500000] [--mix BLOCK]
+                [--buckets 1|6] [--layer M] [--resume]
 
 DATA are positions files from tuong-datagen --out. The network is the one
 engine/nnue.pyx evaluates (engine/network.py: 1260 piece-square features
@@ -34,6 +34,11 @@ its description.
 The data need not fit in memory: they are read --chunk positions at a
 time (the chunks in a new random order each epoch, the positions within
 one shuffled); data within one chunk train exactly as if read whole.
+A chunk is a stretch of the files, so of one generation's games, unless
+--mix BLOCK deals the training data's blocks of BLOCK positions (a few
+dozen games each) at random among the chunks every epoch: then each chunk
+is drawn from all the files, and the last chunk of an epoch does not pull
+the network towards one file's games.
 After every epoch the whole state (weights, the optimiser's moments, the
 random generator, the losses so far, the best epoch's weights) is written
 to NET.nnue.ckpt; --resume goes on from there after an interruption (the
@@ -363,6 +368,12 @@ class Source:
             offset += count
         return {key: np.concatenate([p[key] for p in pieces]) for key in pieces[0]}
 
+    def read_ranges(self, ranges):
+        """The positions of several (start, stop) ranges, one after another."""
+        import numpy as np
+        pieces = [self.read(start, stop) for start, stop in ranges]
+        return {key: np.concatenate([p[key] for p in pieces]) for key in pieces[0]}
+
     def signature(self):
         """The files and the records used of each (a file that grew since,
         read to the same --limit, is the same data)."""
@@ -420,25 +431,43 @@ class Run:
         self.rng.bit_generator.state = meta["rng"]
 
 
+def deal_chunks(rng, train_end, chunk, mix=0):
+    """One epoch's chunks, in training order: each a list of (start, stop)
+    ranges of positions 0 .. train_end - 1, together each position once.
+    Without `mix`, chunk after chunk of the files in a random order (one
+    chunk: the generator is not drawn from, so a run that fits in one chunk
+    is the whole-data run); with it, blocks of `mix` positions dealt at
+    random among as many chunks, each chunk's blocks in file order (a
+    block is at most a chunk, so no chunk is larger than without)."""
+    starts = list(range(0, train_end, chunk))
+    if len(starts) == 1:
+        return [[(0, train_end)]]
+    if not mix:
+        return [[(starts[i], min(starts[i] + chunk, train_end))]
+                for i in rng.permutation(len(starts))]
+    import numpy as np
+    mix = min(mix, chunk)
+    blocks = np.arange(0, train_end, mix)
+    dealt = np.array_split(rng.permutation(len(blocks)), len(starts))
+    return [[(int(blocks[i]), int(min(blocks[i] + mix, train_end))) for i in np.sort(hand)]
+            for hand in dealt]
+
+
 def train(run, source, train_end, scale, lam, epochs, batch, lr, chunk, log=print,
-          progress=True, checkpoint=None):
+          progress=True, checkpoint=None, mix=0):
     """Adam on mini-batches from positions 0 .. train_end - 1 of `source`
     (the rest validates), the learning rate cut by 3 for the last third;
     the run's history [(epoch, train loss, validation loss)] when done.
     The run is saved to `checkpoint` after every epoch."""
     model, opt, rng = run.model, run.opt, run.rng
-    starts = list(range(0, train_end, chunk))
     valid_chunks = list(range(train_end, source.total, chunk))
     for epoch in range(run.epoch + 1, epochs + 1):
         # Set every epoch (a resume with more epochs moves the cut later).
         opt.lr = lr / 3 if epoch >= max(2, epochs * 2 // 3 + 1) else lr
-        # One chunk: exactly the whole-data order (the generator is not
-        # drawn from for the chunks' order).
-        chunks = [starts[i] for i in rng.permutation(len(starts))] if len(starts) > 1 else starts
+        chunks = deal_chunks(rng, train_end, chunk, mix)
         total, seen = 0.0, 0
-        for number, begin in enumerate(chunks, 1):
-            data = Data(source.read(begin, min(begin + chunk, train_end)), scale, lam,
-                        model.buckets)
+        for number, ranges in enumerate(chunks, 1):
+            data = Data(source.read_ranges(ranges), scale, lam, model.buckets)
             order = rng.permutation(len(data))
             label = f"epoch {epoch}/{epochs}" + (f" chunk {number}/{len(chunks)}"
                                                  if len(chunks) > 1 else "")
@@ -506,6 +535,9 @@ def main(argv=None):
     parser.add_argument("--threads", type=integer(1, 256), help="BLAS threads (default: all)")
     parser.add_argument("--chunk", type=integer(1000), default=2_500_000,
                         help="positions read at a time (memory: about 300 bytes each)")
+    parser.add_argument("--mix", type=integer(0), default=0, metavar="BLOCK",
+                        help="deal blocks of BLOCK positions among the chunks every epoch, "
+                             "so each chunk draws on all the files (0: a chunk is a stretch)")
     parser.add_argument("--resume", action="store_true",
                         help="go on from NET.nnue.ckpt, the last finished epoch")
     args = parser.parse_args(argv)
@@ -555,8 +587,11 @@ def main(argv=None):
                 "batch": args.batch,
                 "lr": args.lr, "lambda": args.lam, "validation": args.validation,
                 "scale": round(scale, 6), "seed": args.seed, "chunk": args.chunk}
-    if args.layer:                  # (absent without: older checkpoints still resume)
+    # Absent when off: older checkpoints still resume.
+    if args.layer:
         settings["layer"] = args.layer
+    if args.mix:
+        settings["mix"] = args.mix
     run = Run(model, Adam(model.params(), args.lr), rng, settings)
     checkpoint = args.output + ".ckpt"
     if args.resume:
@@ -570,7 +605,7 @@ def main(argv=None):
     try:
         history = train(run, source, train_end, scale, args.lam, args.epochs, args.batch,
                         args.lr, args.chunk, log=lambda line: print(line, flush=True),
-                        checkpoint=checkpoint)
+                        checkpoint=checkpoint, mix=args.mix)
     except dataset.DatasetError as e:
         parser.error(str(e))
     except KeyboardInterrupt:
