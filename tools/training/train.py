@@ -219,7 +219,7 @@ class Model:
             layer = dict(
                 layer=self.layer, qh=QH, layer_weights=q16(L * shrink, QH),
                 layer_bias=np.round(Lb * shrink[:, 0] * QA * QH).astype("<i4").tobytes(),
-                layer_out=q16(self.Lv, QB, min(32767, 2 ** 29 // (QA * self.layer))))
+                layer_out=q16(self.Lv, QB))
         return network.Network(
             hidden=self.hidden, ft_bias=q16(np.clip(self.b, -1, 1), QA), ft_weights=q16(W, QA),
             psqt_weights=np.round(self.P * QA * QB / SCALE).astype("<i4").tobytes(),
@@ -358,20 +358,20 @@ class Source:
 
     def read(self, start, stop):
         """Positions start .. stop - 1, decoded (dataset.decode's arrays)."""
-        import numpy as np
-        from tuong.tools.training import dataset
-        pieces, offset = [], 0
-        for path, count in self.parts:
-            low, high = max(start, offset), min(stop, offset + count)
-            if low < high:
-                pieces.append(dataset.read_range(path, low - offset, high - low))
-            offset += count
-        return {key: np.concatenate([p[key] for p in pieces]) for key in pieces[0]}
+        return self.read_ranges([(start, stop)])
 
     def read_ranges(self, ranges):
         """The positions of several (start, stop) ranges, one after another."""
         import numpy as np
-        pieces = [self.read(start, stop) for start, stop in ranges]
+        from tuong.tools.training import dataset
+        pieces = []
+        for start, stop in ranges:
+            offset = 0
+            for path, count in self.parts:
+                low, high = max(start, offset), min(stop, offset + count)
+                if low < high:
+                    pieces.append(dataset.read_range(path, low - offset, high - low))
+                offset += count
         return {key: np.concatenate([p[key] for p in pieces]) for key in pieces[0]}
 
     def signature(self):
