@@ -245,10 +245,34 @@ def test_an_epochs_chunks_cover_the_training_data_once(mix):
     assert train.deal_chunks(rng, 900, 2_500, mix) == [[(0, 900)]]
 
 
-@pytest.mark.parametrize("layer, mix", [(0, 0), (8, 0), (0, 100)],
-                         ids=["plain", "hidden-layer", "mixed-chunks"])
+@pytest.mark.parametrize("mix", [0, 64])
+def test_the_newest_positions_train_last_in_every_epoch(mix):
+    """--newest N: the chunks of the last N training positions come after
+    all the others, every epoch, in an order of their own; together the
+    chunks still cover the data once, none larger than a chunk."""
+    np = need_module("numpy")
+    from tuong.tools.training import train
+    rng = np.random.default_rng(1)
+    orders = []
+    for _ in range(4):
+        chunks = train.deal_chunks(rng, 10_050, 2_500, mix, newest=6_000)
+        covered = sorted(p for ranges in chunks for a, b in ranges for p in range(a, b))
+        assert covered == list(range(10_050))
+        assert max(sum(b - a for a, b in ranges) for ranges in chunks) <= 2_500
+        newest = [all(a >= 4_050 for a, _ in ranges) for ranges in chunks]
+        older = [all(b <= 4_050 for _, b in ranges) for ranges in chunks]
+        assert newest == [False] * 2 + [True] * 3 and older == [True] * 2 + [False] * 3
+        orders.append(chunks[2:])
+    assert any(order != orders[0] for order in orders)
+    assert train.deal_chunks(rng, 900, 2_500, mix, newest=300) == [[(0, 600)], [(600, 900)]]
+    assert train.deal_chunks(rng, 900, 2_500, mix, newest=5_000) == [[(0, 900)]]
+
+
+@pytest.mark.parametrize("layer, mix, newest", [(0, 0, 0), (8, 0, 0), (0, 100, 0), (0, 0, 1500)],
+                         ids=["plain", "hidden-layer", "mixed-chunks", "newest-last"])
 def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, capsys,
-                                                                     monkeypatch, layer, mix):
+                                                                     monkeypatch, layer, mix,
+                                                                     newest):
     """Data read a chunk at a time, and a run interrupted after its second
     epoch then resumed from its checkpoint, give the very network of the run
     that went through; a resume with other settings is refused."""
@@ -257,7 +281,8 @@ def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, c
     from tuong.tools.training import train
     data = _positions(tmp_path)
     common = [str(data), "--epochs", "4", "--hidden", "16", "--batch", "256",
-              "--chunk", "1000", "--seed", "3", "--layer", str(layer), "--mix", str(mix)]
+              "--chunk", "1000", "--seed", "3", "--layer", str(layer), "--mix", str(mix),
+              "--newest", str(newest)]
     straight, resumed = tmp_path / "straight.nnue", tmp_path / "resumed.nnue"
     assert train.main(common + ["-o", str(straight)]) == 0
     printed = capsys.readouterr().out
@@ -283,7 +308,7 @@ def test_training_in_chunks_stopped_and_resumed_is_the_same_training(tmp_path, c
     with pytest.raises(SystemExit):
         train.main([str(data), "--epochs", "4", "--hidden", "32", "--batch", "256",
                     "--chunk", "1000", "--seed", "3", "--layer", str(layer), "--mix", str(mix),
-                    "-o", str(resumed), "--resume"])
+                    "--newest", str(newest), "-o", str(resumed), "--resume"])
     assert "hidden differ" in capsys.readouterr().err
 
 

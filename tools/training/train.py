@@ -3,7 +3,7 @@
     tuong-train DATA... -o NET.nnue [--hidden 128] [--epochs 12] [--batch 16384]
                 [--lr 0.001] [--lambda 1.0] [--validation 0.05] [--seed 1]
                 [--scale K] [--limit N] [--threads N] [--chunk 2500000] [--mix BLOCK]
-                [--buckets 1|6] [--layer M] [--resume]
+                [--newest N] [--buckets 1|6] [--layer M] [--resume]
 
 DATA are positions files from tuong-datagen --out. The network is the one
 engine/nnue.pyx evaluates (engine/network.py: 1260 piece-square features
@@ -38,7 +38,11 @@ A chunk is a stretch of the files, so of one generation's games, unless
 --mix BLOCK deals the training data's blocks of BLOCK positions (a few
 dozen games each) at random among the chunks every epoch: then each chunk
 is drawn from all the files, and the last chunk of an epoch does not pull
-the network towards one file's games.
+the network towards one file's games. --newest N does the opposite on
+purpose: the last N positions before the validation share (the newest
+generation's games, when their files are named last) are always the last
+chunks of an epoch, so each epoch ends on the games most like those the
+next network will meet.
 After every epoch the whole state (weights, the optimiser's moments, the
 random generator, the losses so far, the best epoch's weights) is written
 to NET.nnue.ckpt; --resume goes on from there after an interruption (the
@@ -431,30 +435,38 @@ class Run:
         self.rng.bit_generator.state = meta["rng"]
 
 
-def deal_chunks(rng, train_end, chunk, mix=0):
+def deal_chunks(rng, train_end, chunk, mix=0, newest=0):
     """One epoch's chunks, in training order: each a list of (start, stop)
     ranges of positions 0 .. train_end - 1, together each position once.
     Without `mix`, chunk after chunk of the files in a random order (one
     chunk: the generator is not drawn from, so a run that fits in one chunk
     is the whole-data run); with it, blocks of `mix` positions dealt at
     random among as many chunks, each chunk's blocks in file order (a
-    block is at most a chunk, so no chunk is larger than without)."""
-    starts = list(range(0, train_end, chunk))
+    block is at most a chunk, so no chunk is larger than without). With
+    `newest`, the last `newest` positions are dealt the same way apart,
+    and their chunks come last."""
+    split = max(0, train_end - newest) if newest else train_end
+    older = _deal(rng, 0, split, chunk, mix) if split else []
+    return older + (_deal(rng, split, train_end, chunk, mix) if split < train_end else [])
+
+
+def _deal(rng, begin, end, chunk, mix):
+    starts = list(range(begin, end, chunk))
     if len(starts) == 1:
-        return [[(0, train_end)]]
+        return [[(begin, end)]]
     if not mix:
-        return [[(starts[i], min(starts[i] + chunk, train_end))]
+        return [[(starts[i], min(starts[i] + chunk, end))]
                 for i in rng.permutation(len(starts))]
     import numpy as np
     mix = min(mix, chunk)
-    blocks = np.arange(0, train_end, mix)
+    blocks = np.arange(begin, end, mix)
     dealt = np.array_split(rng.permutation(len(blocks)), len(starts))
-    return [[(int(blocks[i]), int(min(blocks[i] + mix, train_end))) for i in np.sort(hand)]
+    return [[(int(blocks[i]), int(min(blocks[i] + mix, end))) for i in np.sort(hand)]
             for hand in dealt]
 
 
 def train(run, source, train_end, scale, lam, epochs, batch, lr, chunk, log=print,
-          progress=True, checkpoint=None, mix=0):
+          progress=True, checkpoint=None, mix=0, newest=0):
     """Adam on mini-batches from positions 0 .. train_end - 1 of `source`
     (the rest validates), the learning rate cut by 3 for the last third;
     the run's history [(epoch, train loss, validation loss)] when done.
@@ -464,7 +476,7 @@ def train(run, source, train_end, scale, lam, epochs, batch, lr, chunk, log=prin
     for epoch in range(run.epoch + 1, epochs + 1):
         # Set every epoch (a resume with more epochs moves the cut later).
         opt.lr = lr / 3 if epoch >= max(2, epochs * 2 // 3 + 1) else lr
-        chunks = deal_chunks(rng, train_end, chunk, mix)
+        chunks = deal_chunks(rng, train_end, chunk, mix, newest)
         total, seen = 0.0, 0
         for number, ranges in enumerate(chunks, 1):
             data = Data(source.read_ranges(ranges), scale, lam, model.buckets)
@@ -538,6 +550,9 @@ def main(argv=None):
     parser.add_argument("--mix", type=integer(0), default=0, metavar="BLOCK",
                         help="deal blocks of BLOCK positions among the chunks every epoch, "
                              "so each chunk draws on all the files (0: a chunk is a stretch)")
+    parser.add_argument("--newest", type=integer(0), default=0, metavar="N",
+                        help="train the last N training positions (the newest generation's, "
+                             "its files named last) last in every epoch (0: all in one order)")
     parser.add_argument("--resume", action="store_true",
                         help="go on from NET.nnue.ckpt, the last finished epoch")
     args = parser.parse_args(argv)
@@ -592,6 +607,8 @@ def main(argv=None):
         settings["layer"] = args.layer
     if args.mix:
         settings["mix"] = args.mix
+    if args.newest:
+        settings["newest"] = args.newest
     run = Run(model, Adam(model.params(), args.lr), rng, settings)
     checkpoint = args.output + ".ckpt"
     if args.resume:
@@ -605,7 +622,7 @@ def main(argv=None):
     try:
         history = train(run, source, train_end, scale, args.lam, args.epochs, args.batch,
                         args.lr, args.chunk, log=lambda line: print(line, flush=True),
-                        checkpoint=checkpoint, mix=args.mix)
+                        checkpoint=checkpoint, mix=args.mix, newest=args.newest)
     except dataset.DatasetError as e:
         parser.error(str(e))
     except KeyboardInterrupt:
