@@ -445,7 +445,7 @@ def deal_chunks(rng, train_end, chunk, mix=0, newest=0):
     block is at most a chunk, so no chunk is larger than without). With
     `newest`, the last `newest` positions are dealt the same way apart,
     and their chunks come last."""
-    split = max(0, train_end - newest) if newest else train_end
+    split = max(0, train_end - newest)
     older = _deal(rng, 0, split, chunk, mix) if split else []
     return older + (_deal(rng, split, train_end, chunk, mix) if split < train_end else [])
 
