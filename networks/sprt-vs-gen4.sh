@@ -1,5 +1,5 @@
 #!/bin/bash
-# gen5 candidate ($1: the network file, $2: its name) against gen4, the default, same build.
+# A candidate network ($1: the network file, $2: its name) against gen4, the default, same build.
 export PATH=/work/venv/bin:$PATH
 NET=$1; NAME=$2
 tuong-match -engine name=$NAME cmd=tuong option.Hash=64 option.EvalFile=$NET \

@@ -237,14 +237,14 @@ def test_gen2_the_network_before_still_loads_as_version_1():
     assert (net.buckets, net.hidden) == (1, 128) and network.encode(net) == data
 
 
-def test_the_shipped_network_is_gen4():
-    """gen4 (H = 256, no buckets, trained on 9,007,254 positions: the
+def test_the_shipped_network_is_gen6():
+    """gen6 (H = 256, no buckets, trained on 20,000,000 positions: the
     recipe in docs/guide/network.md) is the default, and it round-trips."""
     from pathlib import Path
     data = (Path(network.__file__).parent / "default.nnue").read_bytes()
     net = network.decode(data)
     assert (net.buckets, net.hidden) == (1, 256) and network.encode(net) == data
-    assert net.description.startswith("9007254 positions, hidden 256")
+    assert net.description.startswith("20000000 positions, hidden 256")
 
 
 def test_a_general_changing_bucket_keeps_the_accumulators_right(tmp_path):
