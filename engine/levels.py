@@ -19,33 +19,37 @@ docs/guide/levels.md says how it was calibrated and what it means.
 import math
 import random
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from tuong.engine.report import SearchInfo
 from tuong.engine.rows import xiangqi_squares
 
-MIN_ELO = 800
-MAX_ELO = 2750
 DEFAULT_ELO = 1500
 MAX_SKILL = 20            # Skill Level 20 is full strength; 0-19 map onto MIN_ELO..
 MATE_SCORE = 30000        # engine/game.pxd's MATE: a line's mate as a score
 
 # The rungs of the scale, weakest first: (Elo, nodes a line, candidate
 # lines, temperature cp, largest loss cp, greed, think share). The
-# parameters are chosen; each rung's Elo is measured: 100 games between
-# neighbouring rungs at 2 s + 0.02 s, the differences added up from the
-# first rung, set at 800 (docs/guide/levels.md).
+# parameters are chosen; each rung's Elo is measured with the shipped
+# network: 100 games between neighbouring rungs at 2 s + 0.02 s give the
+# steps, and three anchors (maxqi, ElephantEye at depths 3 and 4) place the
+# scale (docs/guide/levels.md). A new default network plays the same
+# parameters at another strength, so it re-measures them.
 ANCHORS = [
-    (800, 20, 10, 900, 3000, 0.40, 0.25),
-    (956, 40, 8, 450, 1500, 0.30, 0.27),
-    (1207, 80, 6, 220, 800, 0.15, 0.30),
-    (1385, 130, 5, 150, 550, 0.10, 0.32),
-    (1610, 250, 5, 100, 380, 0.07, 0.35),
-    (1891, 450, 5, 70, 260, 0.05, 0.37),
-    (2193, 800, 4, 50, 180, 0.03, 0.40),
-    (2494, 1400, 4, 35, 120, 0.015, 0.42),
-    (2752, 2500, 4, 25, 80, 0.0, 0.45),
+    (800, 10, 14, 1800, 6000, 0.60, 0.22),
+    (1088, 20, 10, 900, 3000, 0.40, 0.25),
+    (1376, 40, 8, 450, 1500, 0.30, 0.27),
+    (1651, 80, 6, 220, 800, 0.15, 0.30),
+    (1815, 130, 5, 150, 550, 0.10, 0.32),
+    (1919, 250, 5, 100, 380, 0.07, 0.35),
+    (2092, 450, 5, 70, 260, 0.05, 0.37),
+    (2386, 800, 4, 50, 180, 0.03, 0.40),
+    (2695, 1400, 4, 35, 120, 0.015, 0.42),
+    (2964, 2500, 4, 25, 80, 0.0, 0.45),
 ]
+MIN_ELO = ANCHORS[0][0]
+MAX_ELO = ANCHORS[-1][0]
+
 # Material as the greed sees it (centipawns), by FEN letter.
 PIECE_VALUE = {"r": 900, "c": 450, "n": 400, "h": 400, "a": 200, "b": 200, "e": 200, "p": 100,
                "k": 0}
@@ -120,14 +124,17 @@ class Lines:
         return sorted(found.values(), key=line_score, reverse=True)
 
 
-def complete(lines: Lines, result_depth: int, searcher, board, level: Level) -> List[SearchInfo]:
+def complete(lines: Lines, result_depth: int, searcher, board, level: Level,
+             on_info: Optional[Callable[[SearchInfo], None]] = None) -> List[SearchInfo]:
     """The lines of the search's last whole iteration (`result_depth`). A
     search cut off before its first was whole (a small node budget over many
     candidates) gets them from a search to one ply, so that the weakest
-    levels choose among moves too."""
+    levels choose among moves too. `on_info` (default: `lines`) hears that
+    search's lines, so a GUI sees what the move is chosen from; it must
+    pass them on to `lines`."""
     if not lines.lines(result_depth):
         lines.by_depth.clear()
-        searcher.search(board, depth=1, multipv=level.candidates, on_info=lines)
+        searcher.search(board, depth=1, multipv=level.candidates, on_info=on_info or lines)
         result_depth = 1
     return lines.lines(result_depth)
 

@@ -6,6 +6,7 @@ import base64
 import pathlib
 import sys
 
+from tuong.engine import levels
 from tuong.engine.board import Board
 from tuong.protocol.client import open_engine
 from tuong.tools.cli import default_engine
@@ -151,7 +152,7 @@ def test_a_named_level_plays_the_game_and_the_pgn_records_it():
         async with Page() as page:
             await page.send(type="new", fen=START.replace(" 0 1", " 0 30"))
             before = page.current()["mode"]
-            for elo in (799, 2751, "1600", True):
+            for elo in (levels.MIN_ELO - 1, levels.MAX_ELO + 1, "1600", True):
                 await page.session.handle({"type": "mode", "engine": "b",
                                            "level": {"kind": "nodes", "value": 2000, "elo": elo}})
                 assert page.sent[-1]["type"] == "error", elo
