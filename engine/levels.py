@@ -129,12 +129,17 @@ def complete(lines: Lines, result_depth: int, searcher, board, level: Level,
     """The lines of the search's last whole iteration (`result_depth`). A
     search cut off before its first was whole (a small node budget over many
     candidates) gets them from a search to one ply, so that the weakest
-    levels choose among moves too. `on_info` (default: `lines`) hears that
-    search's lines, so a GUI sees what the move is chosen from; it must
-    pass them on to `lines`."""
+    levels choose among moves too; `on_info` hears that search's lines as
+    well, so a GUI sees what the move is chosen from."""
     if not lines.lines(result_depth):
         lines.by_depth.clear()
-        searcher.search(board, depth=1, multipv=level.candidates, on_info=on_info or lines)
+
+        def hear(info: SearchInfo) -> None:
+            lines(info)
+            if on_info is not None:
+                on_info(info)
+
+        searcher.search(board, depth=1, multipv=level.candidates, on_info=hear)
         result_depth = 1
     return lines.lines(result_depth)
 

@@ -349,7 +349,7 @@ class Session:
             on_info(info)
 
         result = self.searcher.run(on_info=report)
-        candidates = levels.complete(lines, result.depth, self.searcher, board, level, report) \
+        candidates = levels.complete(lines, result.depth, self.searcher, board, level, on_info) \
             if result.best is not None else []
         if not candidates:
             return result

@@ -82,12 +82,8 @@ def test_a_search_too_small_for_its_first_iteration_still_gives_lines():
     result = searcher.search(board, nodes=10, multipv=level.candidates, on_info=lines)
     assert result.depth == 0
     heard = []
-
-    def report(info):
-        lines(info)
-        heard.append(info.multipv)
-
-    found = levels.complete(lines, result.depth, searcher, board, level, report)
+    found = levels.complete(lines, result.depth, searcher, board, level,
+                            lambda info: heard.append(info.multipv))
     assert len(found) == level.candidates and {line.depth for line in found} == {1}
     # The one-ply search's lines reach the GUI too, not only the chooser.
     assert set(range(1, level.candidates + 1)) <= set(heard)
