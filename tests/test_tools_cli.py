@@ -41,6 +41,9 @@ CASES = [
     ("match.sprt_runner", ["--change", "x", "--test", "HEAD", "--base", "HEAD",
                      "--pgnout", "/nonexistent/x.pgn"]),
     ("match.sprt_runner", ["--change", "x", "--test", "HEAD", "--base", "HEAD", "--elo1", "-5"]),
+    ("match.sprt_runner", ["--change", "x", "--test", "HEAD", "--base", "HEAD", "--resume"]),
+    ("match.sprt_runner", ["--change", "x", "--test", "HEAD", "--base", "HEAD", "--resume",
+                           "--pgnout", "{tmp}/g.pgn"]),
     ("match.openings", ["-o", "/nonexistent/x.epd", "--count", "1", "--depth", "1"]),
     ("match.openings", ["-o", "{tmp}/o.epd", "--plies", "x"]),
     ("match.openings", ["-o", "{tmp}/o.epd", "--plies", "0", "--count", "2", "--depth", "1"]),
@@ -133,3 +136,22 @@ def test_help_is_still_the_full_help(tool):
     proc = subprocess.run([sys.executable, "-m", f"tuong.tools.{tool}", "--help"], cwd=ROOT,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0 and proc.stdout.startswith("usage:") and not proc.stderr
+
+
+def test_sprt_runner_hands_resume_and_seed_to_the_match(tmp_path):
+    """tuong-sprt --resume: the match counts the --pgnout games, with the
+    openings in the first run's order (the same --seed, the same order)."""
+    import argparse
+    from tuong.tools.match import cli as match, sprt_runner
+    args = argparse.Namespace(option=["Hash=32"], base_option=[], nodes=None, tc="4+0.04",
+                              hash=16, games=10, concurrency=1, elo0=0.0, elo1=5.0,
+                              alpha=0.05, beta=0.05, openings=None,
+                              pgnout=str(tmp_path / "g.pgn"), seed=7, resume=True)
+    first = match.parse_args(sprt_runner.match_argv(args, ROOT, ROOT))
+    again = match.parse_args(sprt_runner.match_argv(args, ROOT, ROOT))
+    assert first.resume and first.pgnout == args.pgnout
+    assert first.openings == again.openings
+    args.seed, args.resume = 8, False
+    other = match.parse_args(sprt_runner.match_argv(args, ROOT, ROOT))
+    assert not other.resume and other.openings != first.openings
+

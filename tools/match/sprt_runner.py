@@ -5,7 +5,7 @@ between two builds -- and log the result, accepted or not.
                [--tc 4+0.04 | --nodes N] [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]
                [--games 4000] [--concurrency 2] [--openings FILE] [--hash 16]
                [--option NAME=VALUE]... [--base-option NAME=VALUE]...
-               [--log docs/testing.md] [--no-log]
+               [--pgnout FILE [--seed N] [--resume]] [--log docs/testing.md] [--no-log]
 
 Each revision (a commit, branch or tag; `.` for the working tree as it is
 now) is exported and built once into a cache (~/.cache/tuong-builds, or
@@ -15,6 +15,12 @@ by default) and the default book unless --openings says otherwise; it stops
 when the SPRT decides (or after --games). A row goes into the testing log:
 date, change, time control, games, W/D/L (from the test build's side), LLR
 and bounds, Elo with its error, verdict, and the two revisions.
+
+A run that stopped (Ctrl-C, SIGTERM, the end of a session) goes on with the
+same command and --resume: the games in its --pgnout count and are not played
+again. The openings come in a random order, so a run meant to be resumed
+names its --seed (the same one again on --resume), and its revisions should be
+commits: `.` is the working tree as it is when the command starts.
 """
 import argparse
 import datetime
@@ -165,8 +171,12 @@ def match_argv(args, test_dir, base_dir):
             "-sprt", f"elo0={args.elo0}", f"elo1={args.elo1}", f"alpha={args.alpha}",
             f"beta={args.beta}",
             "-openings", f"file={args.openings or match.DEFAULT_OPENINGS}", "order=random"]
+    if args.seed is not None:
+        argv += ["-seed", str(args.seed)]
     if args.pgnout:
         argv += ["-pgnout", args.pgnout]
+    if args.resume:
+        argv += ["-resume"]
     return argv
 
 
@@ -199,11 +209,21 @@ def main(argv=None):
     parser.add_argument("--base-option", action="append", default=[],
                         help="NAME=VALUE for the base build (repeatable)")
     parser.add_argument("--pgnout", help="write the games here too")
+    parser.add_argument("--seed", type=int,
+                        help="the openings' random order (random unless given; --resume "
+                             "needs the first run's)")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with a run that stopped: the games in --pgnout count "
+                             "and are not played again")
     parser.add_argument("--log", default=str(DEFAULT_LOG), help="the testing log to append to")
     parser.add_argument("--no-log", action="store_true", help="do not write the log")
     args = parser.parse_args(argv)
 
     # Everything is checked before the builds, which take minutes.
+    if args.resume and not args.pgnout:
+        parser.error("--resume needs --pgnout: the games to go on from")
+    if args.resume and args.seed is None:
+        parser.error("--resume needs the first run's --seed (the openings' order)")
     for option, rev in (("--test", args.test), ("--base", args.base)):
         if not _is_commit("HEAD" if rev == "." else rev):
             parser.error(f"{option} {rev}: not a commit of the git repository at {ROOT}")
