@@ -214,6 +214,24 @@ def test_only_clocked_engines_get_clocks():
     assert black.limits[0][1] == 60.0                     # no clock: the stall timeout
 
 
+def test_pgn_names_each_sides_clock_in_an_odds_game():
+    """cutechess's tags: one TimeControl when both sides share it, White- and
+    BlackTimeControl (Red's and Black's) when they do not, so the PGN of a
+    time-odds match says who had the short clock."""
+    def tags_of(red_tc, black_tc):
+        g = play_game(Player("R", Scripted("a0a1", "a1a2"), red_tc),
+                      Player("B", Scripted("f8f7", "f7f8"), black_tc), (SHUFFLE, []),
+                      Rules(max_plies=2))
+        [(tags, _, _)] = pgn.read_games(pgn.format_game(g))
+        return {k: v for k, v in tags.items() if "TimeControl" in k}
+    short, long = TimeControl(base=2.5, inc=0.025), TimeControl(base=10, inc=0.1)
+    assert tags_of(short, long) == {"WhiteTimeControl": "2.5+0.025",
+                                    "BlackTimeControl": "10+0.1"}
+    assert tags_of(long, short) == {"WhiteTimeControl": "10+0.1",
+                                    "BlackTimeControl": "2.5+0.025"}
+    assert tags_of(long, TimeControl(base=10, inc=0.1)) == {"TimeControl": "10+0.1"}
+
+
 def test_movetime_overrun_and_engine_timeout_are_time_forfeits():
     tc = TimeControl(movetime=0.2, margin=0.1)
     g = game(Scripted("c5d5", elapsed=0.35), Scripted("d7d8"), MATE_IN_1, tc=tc)

@@ -28,7 +28,7 @@ cutechess's `timemargin`); that margin covers pipe and scheduler latency.
 """
 import threading
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from tuong.engine.board import Board
 from tuong.protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout,
@@ -129,7 +129,8 @@ class Game:
     termination: str = ""             # a short category: checkmate, time forfeit, ...
     reason: str = ""                  # a sentence for the PGN comment
     forfeit: Optional[str] = None     # RED/BLACK when that engine failed (restart it)
-    time_control: str = ""
+    time_control: str = ""            # both sides' limit, when they share it
+    side_time_controls: Optional[Tuple[str, str]] = None   # (Red's, Black's) when they differ
 
     def finish(self, result, termination, reason, forfeit=None):
         self.result, self.termination, self.reason, self.forfeit = \
@@ -183,8 +184,10 @@ class Referee:
         self.board = Board(fen)
         self.board.rules = self.rules.repetition
         self.start_fen = fen
-        tcs = {red.tc.describe(), black.tc.describe()}
-        self.game = Game(red.name, black.name, fen, time_control=" / ".join(sorted(tcs)))
+        red_tc, black_tc = red.tc.describe(), black.tc.describe()
+        # Odds games name each side's clock (cutechess's White/BlackTimeControl tags).
+        self.game = Game(red.name, black.name, fen, time_control=red_tc) if red_tc == black_tc \
+            else Game(red.name, black.name, fen, side_time_controls=(red_tc, black_tc))
         self.scores = {RED: [], BLACK: []}   # each engine's own scores, for adjudication
         self.last_capture = 0             # ply index of the last capture
         for move in book:

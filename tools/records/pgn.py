@@ -50,8 +50,12 @@ def format_game(game: "Game", round_: int | str = 1, event: str = "tuong-match",
         ("Result", game.result), ("Variant", "xiangqi")]
     if not _is_start(game.fen):
         tags += [("FEN", game.fen), ("SetUp", "1")]
-    tags += [("TimeControl", game.time_control), ("PlyCount", str(len(game.moves))),
-             ("Termination", game.termination)]
+    if game.side_time_controls:
+        tags += [("WhiteTimeControl", game.side_time_controls[0]),
+                 ("BlackTimeControl", game.side_time_controls[1])]
+    else:
+        tags += [("TimeControl", game.time_control)]
+    tags += [("PlyCount", str(len(game.moves))), ("Termination", game.termination)]
     lines = [f'[{key} "{_escape(value)}"]' for key, value in tags]
 
     black_first = game.fen is not None and game.fen.split()[1:2] == ["b"]
