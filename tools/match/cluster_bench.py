@@ -54,7 +54,7 @@ def standin_task(run_id, specs, rules, job, log=False, lease=None):
     about the size of a real result."""
     game = Game(specs[job.red].name, specs[job.black].name, job.opening[0],
                 result="1/2-1/2", termination="move limit", reason="stand-in",
-                time_control="stand-in")
+                time_controls=("stand-in", "stand-in"))
     game.moves = [MoveRecord("h2e2", cp=12, depth=9, time=0.1) for _ in range(150)]
     return game, []
 

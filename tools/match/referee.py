@@ -129,8 +129,7 @@ class Game:
     termination: str = ""             # a short category: checkmate, time forfeit, ...
     reason: str = ""                  # a sentence for the PGN comment
     forfeit: Optional[str] = None     # RED/BLACK when that engine failed (restart it)
-    time_control: str = ""            # both sides' limit, when they share it
-    side_time_controls: Optional[Tuple[str, str]] = None   # (Red's, Black's) when they differ
+    time_controls: Tuple[str, str] = ("", "")   # Red's limit, Black's
 
     def finish(self, result, termination, reason, forfeit=None):
         self.result, self.termination, self.reason, self.forfeit = \
@@ -184,10 +183,8 @@ class Referee:
         self.board = Board(fen)
         self.board.rules = self.rules.repetition
         self.start_fen = fen
-        red_tc, black_tc = red.tc.describe(), black.tc.describe()
-        # Odds games name each side's clock (cutechess's White/BlackTimeControl tags).
-        self.game = Game(red.name, black.name, fen, time_control=red_tc) if red_tc == black_tc \
-            else Game(red.name, black.name, fen, side_time_controls=(red_tc, black_tc))
+        self.game = Game(red.name, black.name, fen,
+                         time_controls=(red.tc.describe(), black.tc.describe()))
         self.scores = {RED: [], BLACK: []}   # each engine's own scores, for adjudication
         self.last_capture = 0             # ply index of the last capture
         for move in book:

@@ -50,11 +50,10 @@ def format_game(game: "Game", round_: int | str = 1, event: str = "tuong-match",
         ("Result", game.result), ("Variant", "xiangqi")]
     if not _is_start(game.fen):
         tags += [("FEN", game.fen), ("SetUp", "1")]
-    if game.side_time_controls:
-        tags += [("WhiteTimeControl", game.side_time_controls[0]),
-                 ("BlackTimeControl", game.side_time_controls[1])]
-    else:
-        tags += [("TimeControl", game.time_control)]
+    red_tc, black_tc = game.time_controls
+    # An odds game names each side's clock, as cutechess does.
+    tags += [("TimeControl", red_tc)] if red_tc == black_tc else \
+        [("WhiteTimeControl", red_tc), ("BlackTimeControl", black_tc)]
     tags += [("PlyCount", str(len(game.moves))), ("Termination", game.termination)]
     lines = [f'[{key} "{_escape(value)}"]' for key, value in tags]
 
