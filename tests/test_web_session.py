@@ -458,7 +458,7 @@ def test_export_keeps_headers_variations_and_own_comments():
     the annotation's comments only when asked."""
     pgn = ('[Event "Club final"]\n[Site "Hanoi"]\n[Date "2024.05.01"]\n[Red "Lan"]\n'
            '[Black "Minh"]\n[Opening "Central cannon"]\n[ECCO "B05"]\n[Result "1-0"]\n'
-           '[Format "ICCS"]\n\n1. H2-E2 {the central cannon} H9-G7 (1... H7-E7 {mirror} '
+           '[WhiteTimeControl "2.5+0.025"]\n[BlackTimeControl "10+0.1"]\n[Format "ICCS"]\n\n1. H2-E2 {the central cannon} H9-G7 (1... H7-E7 {mirror} '
            '2. B0-C2) 2. H0-G2 1-0\n')
     async def body():
         async with Page() as page:
@@ -468,7 +468,8 @@ def test_export_keeps_headers_variations_and_own_comments():
             exported = (await page.send(type="export"))["text"]
             for tag in ('[Event "Club final"]', '[Site "Hanoi"]', '[Date "2024.05.01"]',
                         '[White "Lan"]', '[Black "Minh"]', '[Opening "Central cannon"]',
-                        '[ECCO "B05"]', '[Result "1-0"]'):
+                        '[ECCO "B05"]', '[Result "1-0"]', '[WhiteTimeControl "2.5+0.025"]',
+                        '[BlackTimeControl "10+0.1"]'):
                 assert tag in exported, (tag, exported)
             assert "{the central cannon}" in exported and "{mirror}" in exported
             assert "(" in exported and "moves the" not in exported

@@ -26,7 +26,9 @@ MAX_NODES = 5000                 # moves in a whole game tree
 MAX_IMPORT = 2_000_000           # bytes of an imported file or text
 MAX_TEXT = 2000                  # characters of a comment
 HEADER_NAMES = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "Opening", "ECCO",
-                "Annotator", "WhiteElo", "BlackElo", "TimeControl")
+                "Annotator", "WhiteElo", "BlackElo", "TimeControl",
+                # Time odds: each side's clock, as tuong-match and cutechess write them.
+                "WhiteTimeControl", "BlackTimeControl")
 SIDE_NAMES = {"xiangqi": ("Red", "Black"), "tictactoe": ("X", "O"),
               "dodgem": ("White", "Black"), "queens": ("First player", "Second player")}
 MANUAL_ENDS = ("resignation", "time forfeit", "agreement", "illegal move")
