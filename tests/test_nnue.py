@@ -35,12 +35,14 @@ def random_network(hidden=64, seed=1, scale=1.0, buckets=1, layer=0):
     return net
 
 
-@pytest.fixture(params=[(1, 0), (6, 0), (1, 16)], ids=["plain", "king-buckets", "hidden-layer"])
+@pytest.fixture(params=[(64, 1, 0), (64, 6, 0), (64, 1, 16), (network.MAX_HIDDEN, 1, 16)],
+                ids=["plain", "king-buckets", "hidden-layer", "widest"])
 def net_file(tmp_path, request):
-    """A random network: plain, with the 6 king buckets, with a hidden layer."""
-    buckets, layer = request.param
+    """A random network: plain, with the 6 king buckets, with a hidden layer,
+    and the widest transformer the engine takes (every SIMD path's full length)."""
+    hidden, buckets, layer = request.param
     path = tmp_path / "random.nnue"
-    network.write(path, random_network(buckets=buckets, layer=layer))
+    network.write(path, random_network(hidden=hidden, buckets=buckets, layer=layer))
     yield path
 
 
@@ -266,18 +268,22 @@ def test_a_general_changing_bucket_keeps_the_accumulators_right(tmp_path):
 
 # -- the trainer's float network against the engine's integers ------------------
 
-@pytest.mark.parametrize("buckets, layer", [(1, 0), (6, 0), (1, 16), (6, 16)],
-                         ids=["plain", "king-buckets", "hidden-layer", "both"])
-def test_quantised_network_matches_the_float_network(tmp_path, buckets, layer):
+@pytest.mark.parametrize("hidden, buckets, layer",
+                         [(128, 1, 0), (128, 6, 0), (128, 1, 16), (128, 6, 16), (512, 1, 0)],
+                         ids=["plain", "king-buckets", "hidden-layer", "both", "widest"])
+def test_quantised_network_matches_the_float_network(tmp_path, hidden, buckets, layer):
     np = need_module("numpy")
     need_module("scipy")
     from tuong.tools.training import dataset, train
     rng = np.random.default_rng(4)
-    model = train.Model(128, rng, buckets, layer)
+    model = train.Model(hidden, rng, buckets, layer)
     # Weights of the size training gives, activations spread over the clipped range.
+    # Trained output weights shrink with the width, about as H ** -0.75 (mean |V|
+    # 0.082, 0.052, 0.029 at H = 128, 256, 512: docs/guide/network.md).
     model.W *= 2
     model.b[:] = rng.uniform(0, 1, model.hidden)
-    model.V = (rng.standard_normal(2 * model.hidden) * 0.1).astype(np.float32)
+    model.V = (rng.standard_normal(2 * model.hidden) * 0.1 * (128 / hidden) ** 0.75) \
+        .astype(np.float32)
     model.c[:] = 0.1
     if layer:
         model.L = (rng.standard_normal(model.L.shape) * 0.1).astype(np.float32)
