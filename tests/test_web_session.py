@@ -458,7 +458,8 @@ def test_export_keeps_headers_variations_and_own_comments():
     the annotation's comments only when asked."""
     pgn = ('[Event "Club final"]\n[Site "Hanoi"]\n[Date "2024.05.01"]\n[Red "Lan"]\n'
            '[Black "Minh"]\n[Opening "Central cannon"]\n[ECCO "B05"]\n[Result "1-0"]\n'
-           '[WhiteTimeControl "2.5+0.025"]\n[BlackTimeControl "10+0.1"]\n[Format "ICCS"]\n\n1. H2-E2 {the central cannon} H9-G7 (1... H7-E7 {mirror} '
+           '[WhiteTimeControl "2.5+0.025"]\n[BlackTimeControl "10+0.1"]\n[Format "ICCS"]\n\n'
+           '1. H2-E2 {the central cannon} H9-G7 (1... H7-E7 {mirror} '
            '2. B0-C2) 2. H0-G2 1-0\n')
     async def body():
         async with Page() as page:
