@@ -8,4 +8,4 @@ tuong-match -engine name=$NAME cmd=tuong option.Hash=64 option.EvalFile=$NET \
   -engine name=gen6 cmd=tuong option.Hash=64 option.EvalFile=$GEN6 \
   -each tc=10+0.1 -sprt elo0=0 elo1=30 -games 800 -concurrency 2 \
   -resign movecount=5 score=1000 -draw movenumber=60 movecount=8 score=10 \
-  -pgnout /work/data/sprt-$NAME.pgn -resume > /work/data/sprt-$NAME.log 2>&1
+  -pgnout /work/data/sprt-$NAME.pgn -resume >> /work/data/sprt-$NAME.log 2>&1

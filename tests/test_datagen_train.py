@@ -376,3 +376,24 @@ def test_one_worker_running_two_tasks_at_once_gives_each_its_own_games():
     for thread in threads:
         thread.join()
     assert not errors and together == alone
+
+
+def test_train_threads_limits_the_numeric_librarys_threads(tmp_path):
+    """--threads is what lets two runs share a machine: the BLAS pools hold
+    that many threads while it trains (a separate process: the limit stays)."""
+    need_module("numpy")
+    need_module("scipy")
+    need_module("threadpoolctl")
+    import subprocess
+    import sys
+    data = _positions(tmp_path, count=500)
+    script = ("import sys\n"
+              "from threadpoolctl import threadpool_info\n"
+              "from tuong.tools.training import train\n"
+              f"assert train.main([{str(data)!r}, '-o', {str(tmp_path / 'n.nnue')!r}, "
+              "'--epochs', '1', '--hidden', '16', '--threads', '1']) == 0\n"
+              "print('pools', sorted({p['num_threads'] for p in threadpool_info()}))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "pools [1]" in proc.stdout, proc.stdout

@@ -3,6 +3,7 @@ exit status 2: no traceback, no usage block, no hang, and no long work
 first (each case would take minutes, or forever, if it were not refused
 at once). Each runs as a real process, as a user would start it."""
 import os
+import re
 import subprocess
 import sys
 
@@ -146,12 +147,50 @@ def test_sprt_runner_hands_resume_and_seed_to_the_match(tmp_path):
     args = argparse.Namespace(option=["Hash=32"], base_option=[], nodes=None, tc="4+0.04",
                               hash=16, games=10, concurrency=1, elo0=0.0, elo1=5.0,
                               alpha=0.05, beta=0.05, openings=None,
-                              pgnout=str(tmp_path / "g.pgn"), seed=7, resume=True)
+                              pgnout=str(tmp_path / "g.pgn"), seed=7, resume=False)
     first = match.parse_args(sprt_runner.match_argv(args, ROOT, ROOT))
+    args.resume = True
     again = match.parse_args(sprt_runner.match_argv(args, ROOT, ROOT))
-    assert first.resume and first.pgnout == args.pgnout
+    assert not first.resume and again.resume and again.pgnout == args.pgnout
     assert first.openings == again.openings
     args.seed, args.resume = 8, False
     other = match.parse_args(sprt_runner.match_argv(args, ROOT, ROOT))
     assert not other.resume and other.openings != first.openings
 
+
+@pytest.mark.parametrize("extra, message", [
+    (["--resume"], "--resume needs --pgnout"),
+    (["--resume", "--pgnout", "{tmp}/g.pgn"], "--resume needs the first run's --seed"),
+])
+def test_sprt_runner_says_what_a_resume_needs(extra, message, tmp_path, capsys):
+    from tuong.tools.match import sprt_runner
+    with pytest.raises(SystemExit) as exit:
+        sprt_runner.main(["--change", "x", "--test", "HEAD", "--base", "HEAD", "--no-log",
+                          *[a.format(tmp=tmp_path) for a in extra]])
+    assert exit.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_sprt_runner_draws_and_prints_a_seed_for_games_kept_in_a_file(tmp_path, capsys,
+                                                                      monkeypatch):
+    """A run whose games go to --pgnout can always be resumed: without --seed
+    one is drawn, printed, and orders the match's openings."""
+    from tuong.tools.match import cli as match, sprt_runner
+
+    class Started(Exception):
+        pass
+
+    def run(config):
+        started.append(config)
+        raise Started
+    started = []
+    monkeypatch.setattr(sprt_runner, "build", lambda rev: (ROOT, rev))
+    monkeypatch.setattr(sprt_runner.match, "run", run)
+    with pytest.raises(Started):
+        sprt_runner.main(["--change", "x", "--test", "HEAD", "--base", "HEAD", "--no-log",
+                          "--pgnout", str(tmp_path / "g.pgn")])
+    printed = re.search(r"--seed (\d+) \(give it again with --resume\)", capsys.readouterr().out)
+    assert printed and len(started) == 1
+    again = match.parse_args(["-engine", "cmd=a", "-engine", "cmd=b", "-each", "tc=1+0.01",
+                              "-openings", f"file={match.DEFAULT_OPENINGS}", "order=random",
+                              "-seed", printed.group(1)])
+    assert started[0].openings == again.openings

@@ -19,8 +19,9 @@ and bounds, Elo with its error, verdict, and the two revisions.
 A run that stopped (Ctrl-C, SIGTERM, the end of a session) goes on with the
 same command and --resume: the games in its --pgnout count and are not played
 again. The openings come in a random order, so a run meant to be resumed
-names its --seed (the same one again on --resume), and its revisions should be
-commits: `.` is the working tree as it is when the command starts.
+names its --seed (the same one again on --resume; with --pgnout and no --seed,
+one is drawn and printed), and its revisions should be commits: `.` is the
+working tree as it is when the command starts.
 """
 import argparse
 import datetime
@@ -28,6 +29,7 @@ import hashlib
 import math
 import os
 import pathlib
+import random
 import shutil
 import subprocess
 import sys
@@ -210,8 +212,8 @@ def main(argv=None):
                         help="NAME=VALUE for the base build (repeatable)")
     parser.add_argument("--pgnout", help="write the games here too")
     parser.add_argument("--seed", type=int,
-                        help="the openings' random order (random unless given; --resume "
-                             "needs the first run's)")
+                        help="the openings' random order (random unless given, and "
+                             "printed with --pgnout; --resume needs the first run's)")
     parser.add_argument("--resume", action="store_true",
                         help="go on with a run that stopped: the games in --pgnout count "
                              "and are not played again")
@@ -233,6 +235,11 @@ def main(argv=None):
         parser.error(e)
     if args.pgnout:
         check_output(parser, args.pgnout, "--pgnout")
+        if args.seed is None:
+            # Games kept in a file can be resumed only in their openings' order.
+            args.seed = random.randrange(2 ** 31)
+            print(f"tuong-sprt: the openings' order is --seed {args.seed} "
+                  "(give it again with --resume)", flush=True)
     if not args.no_log:
         try:
             pathlib.Path(args.log).parent.mkdir(parents=True, exist_ok=True)

@@ -567,7 +567,9 @@ def main(argv=None):
             from threadpoolctl import threadpool_limits
             threadpool_limits(args.threads)
         except ImportError:
-            pass
+            # Say so: a run meant to share the machine would take every core.
+            print("tuong-train: --threads needs threadpoolctl (pip install 'tuong[train]'); "
+                  "the numeric library uses its own count", file=sys.stderr)
     import numpy as np
     from tuong.tools.training import dataset
     try:
