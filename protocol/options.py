@@ -218,7 +218,7 @@ def tuning_options():
     """The search's tunable parameters as spin options, for a tuning run
     only (tuong-spsa starts the engine with TUONG_TUNE=1): a GUI never sees
     them. Set between searches, as the engine/tree.pyx variables they are."""
-    if not os.environ.get("TUONG_TUNE"):
+    if os.environ.get("TUONG_TUNE", "0") in ("", "0"):
         return []
     from tuong.engine import tree
     return [Option(name, "spin", value, low, high, refused_while_searching=True,

@@ -23,11 +23,12 @@ def nodes_at_depth(process, depth=8):
 
 
 def test_the_parameters_are_options_only_for_a_tuning_run(engine_env):  # noqa: F811
-    plain = EngineProcess(engine_env)
-    plain.send("uci")
-    plain.expect("uciok")
-    assert "RfpMargin" not in plain.before
-    plain.close()
+    for off in ({}, {"TUONG_TUNE": "0"}, {"TUONG_TUNE": ""}):
+        plain = EngineProcess(dict(engine_env, **off))
+        plain.send("uci")
+        plain.expect("uciok")
+        assert "RfpMargin" not in plain.before, off
+        plain.close()
 
     tuning = EngineProcess(dict(engine_env, TUONG_TUNE="1"))
     tuning.send("uci")
@@ -131,3 +132,56 @@ def test_iterations_zero_prints_a_running_files_values_and_bad_steps_are_refused
     for bad in ("RfpMargin:0", "RfpMargin:0.3", "RfpMargin:5:0"):
         with pytest.raises(SystemExit):
             spsa.main(["--state", str(tmp_path / "d.json"), "--param", bad])
+
+
+def test_a_run_file_whose_theta_does_not_follow_from_its_results_is_refused(
+        tmp_path, monkeypatch, capsys):
+    """The file keeps where its history begins; theta is replayed from there
+    on every resume, so an edited or cut file is refused, and a run that began
+    at k > 0 from given values (a restart after a loss) checks out too."""
+    monkeypatch.setattr(spsa, "play_pair", _toy_match(200))
+    state = tmp_path / "e.json"
+    argv = ["--state", str(state), "--iterations", "12", "--param", "RfpMargin::0.1",
+            "--param", "LmrDivisor", "--seed", "3"]
+    assert spsa.main(argv) == 0
+    good = json.loads(state.read_text())
+    assert good["start"] == {"k": 0, "theta": {"RfpMargin": 110.0, "LmrDivisor": 190.0}}
+    capsys.readouterr()
+
+    def refused(edit):
+        data = json.loads(json.dumps(good))
+        edit(data)
+        state.write_text(json.dumps(data))
+        with pytest.raises(SystemExit):
+            spsa.main(argv)
+        return capsys.readouterr().err
+
+    def nudge(data):
+        data["theta"]["RfpMargin"] += 1
+
+    def cut(data):
+        data["history"].pop(3)
+
+    def flip(data):
+        data["history"][5][1], data["history"][5][3] = data["history"][5][3], \
+            data["history"][5][1] + 1
+    assert "does not follow" in refused(nudge)
+    assert "not iterations 1 to 12" in refused(cut)
+    assert "does not follow" in refused(flip)
+
+    # A run begun at iteration 6 from given values (its earlier pairs lost).
+    later = json.loads(json.dumps(good))
+    later["start"] = {"k": 6, "theta": {"RfpMargin": 150, "LmrDivisor": 180}}
+    later["history"] = good["history"][6:]
+    theta = {"RfpMargin": 150.0, "LmrDivisor": 180.0}
+    run = spsa.Spsa([("RfpMargin", None, 0.1), ("LmrDivisor", None, None)], 12, 3)
+    for k, wins, _draws, losses in later["history"]:
+        theta = run.moved(theta, k, run.perturbation(k)[0], wins - losses)
+    later["theta"] = theta
+    state.write_text(json.dumps(later))
+    assert spsa.main(argv[:3] + ["0"] + argv[4:]) == 0
+    # A file from before the start was kept is taken as it is.
+    del later["start"]
+    later["theta"]["RfpMargin"] += 5
+    state.write_text(json.dumps(later))
+    assert spsa.main(argv[:3] + ["0"] + argv[4:]) == 0

@@ -56,6 +56,7 @@ class Spsa:
             self.c_end[name] = c_end if c_end is not None else max(1.0, (high - low) / 20)
             self.r_end[name] = r_end if r_end is not None else R_END
         self.history = []                 # [(k, wins, draws, losses)]
+        self.start = (0, dict(self.theta))  # where the history begins: theta follows from it
 
     def step_sizes(self, k):
         """(c_k, R_k) for each parameter at iteration k (1-based)."""
@@ -82,14 +83,18 @@ class Spsa:
             minus[name] = min(high, max(low, round(value - shift)))
         return delta, plus, minus
 
-    def update(self, k, delta, wins, draws, losses):
+    def moved(self, theta, k, delta, result):
+        """theta after iteration k's step: result is theta+'s wins - losses."""
         sizes = self.step_sizes(k)
-        result = wins - losses
-        for name in self.theta:
+        moved = {}
+        for name, value in theta.items():
             low, high = self.bounds[name]
             c_k, r_k = sizes[name]
-            self.theta[name] = min(high, max(low, self.theta[name] + r_k * c_k * result
-                                             * delta[name]))
+            moved[name] = min(high, max(low, value + r_k * c_k * result * delta[name]))
+        return moved
+
+    def update(self, k, delta, wins, draws, losses):
+        self.theta = self.moved(self.theta, k, delta, wins - losses)
         self.k = k
         self.history.append((k, wins, draws, losses))
 
@@ -98,11 +103,30 @@ class Spsa:
 
     def as_dict(self, settings):
         return {"settings": settings, "k": self.k, "theta": self.theta,
+                "start": {"k": self.start[0], "theta": self.start[1]},
                 "history": self.history}
 
     def take(self, saved):
+        """Go on from a run file. Its theta must follow from its start and its
+        results (ValueError if not): a file edited, cut or of another run is
+        refused rather than tuned on. A file written before the start was
+        kept (none) is taken as it is."""
         self.k, self.theta = saved["k"], {k: float(v) for k, v in saved["theta"].items()}
         self.history = [tuple(h) for h in saved["history"]]
+        self.iterations = saved["settings"]["iterations"]     # the run's schedule
+        if "start" not in saved:
+            return
+        start_k, start_theta = saved["start"]["k"], saved["start"]["theta"]
+        if [h[0] for h in self.history] != list(range(start_k + 1, self.k + 1)):
+            raise ValueError(f"its results are not iterations {start_k + 1} to {self.k}")
+        start = {name: float(start_theta[name]) for name in self.theta}
+        theta = start
+        for k, wins, _draws, losses in self.history:
+            # The signs come from the seed and k alone, not from theta.
+            theta = self.moved(theta, k, self.perturbation(k)[0], wins - losses)
+        if any(abs(theta[name] - self.theta[name]) > 1e-6 for name in self.theta):
+            raise ValueError("its theta does not follow from its start and its results")
+        self.start = (start_k, start)
 
 
 def save(path, data):
@@ -121,7 +145,9 @@ def play_pair(args, plus, minus, k):
         argv += ["-engine", f"name={name}", f"cmd=env TUONG_TUNE=1 {engine}"]
         argv += [f"option.{option}={value}" for option, value in values.items()]
     # Each iteration its own openings: random order, seeded by the run and k.
-    argv += ["-each", args.each, f"option.Hash={args.hash}", "-games", str(2 * args.pairs),
+    # One thread: a game's moves depend on nothing but theta, the seed and the limit.
+    argv += ["-each", args.each, f"option.Hash={args.hash}", "option.Threads=1",
+             "-games", str(2 * args.pairs),
              "-concurrency", str(args.concurrency), "-seed", str(args.seed * 1_000_003 + k),
              "-openings", f"file={args.openings or match.DEFAULT_OPENINGS}", "order=random"]
     if args.cluster:
