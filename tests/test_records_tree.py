@@ -116,6 +116,18 @@ def test_delete_and_undo_edit():
         tree.delete(tree.root)
 
 
+def test_undo_of_a_delete_that_would_pass_a_limit_is_refused_and_stays():
+    tree = sample()
+    size = len(tree)
+    x1 = find(tree, "a", "x1")
+    tree.delete(x1)                               # x1 and x2
+    tree.add(find(tree, "b"), "y")
+    with pytest.raises(ValueError, match="brings back 2 moves"):
+        tree.undo_edit(limit=size)
+    assert tree.can_undo_edit and len(tree) == size - 1
+    assert tree.undo_edit(limit=size + 1) is x1 and len(tree) == size + 1
+
+
 def test_undo_of_a_delete_after_the_move_was_played_again_returns_none():
     tree = sample()
     a, x1 = find(tree, "a"), find(tree, "a", "x1")

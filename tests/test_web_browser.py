@@ -38,7 +38,8 @@ WAIT = HANG * 3
 
 @pytest.fixture(scope="module")
 def server():
-    process = subprocess.Popen([sys.executable, "-m", "tuong.tools.web", "--no-browser"],
+    process = subprocess.Popen([sys.executable, "-m", "tuong.tools.web", "--no-browser",
+                                "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     match = re.search(r"http://[\d.]+:\d+/", line)

@@ -43,8 +43,8 @@ def rss_kib(pid):
 @pytest.fixture(scope="module")
 def server():
     process = subprocess.Popen(
-        [sys.executable, "-m", "tuong.tools.web", "--no-browser", "--max-sessions", "24",
-         "--idle-timeout", "30"],
+        [sys.executable, "-m", "tuong.tools.web", "--no-browser", "--port", "0",
+         "--max-sessions", "24", "--idle-timeout", "30"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     match = re.search(r"http://([\d.]+):(\d+)/", line)
@@ -108,7 +108,9 @@ def test_hostile_messages_get_errors_and_the_session_goes_on(server):
                          json.dumps({"type": "new", "fen": "9/9/9 w"}),
                          json.dumps({"type": "goto", "ply": -1}),
                          json.dumps({"type": "move", "move": {"$gt": 1}}),
-                         "{" * 10000, "[" * 100_000]:
+                         "{" * 10000, "[" * 100_000,
+                         # A file of about 3.5 MB in base64: over the limit, said.
+                         json.dumps({"type": "import", "data": "A" * 4_700_000})]:
                 await ws.send(text)
                 assert (await receive(ws, "error"))["message"]
             await ws.send(b"\x00\x01binary")        # a binary frame: an error, and on
@@ -216,7 +218,8 @@ def test_session_cap(server):
 
 def test_idle_page_is_closed():
     process = subprocess.Popen(
-        [sys.executable, "-m", "tuong.tools.web", "--no-browser", "--idle-timeout", "1"],
+        [sys.executable, "-m", "tuong.tools.web", "--no-browser", "--port", "0",
+         "--idle-timeout", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         url = re.search(r"http://([\d.]+:\d+)/", process.stdout.readline()).group(1)
@@ -243,7 +246,7 @@ def test_idle_page_is_closed():
 
 def test_server_stop_reaps_its_engines():
     process = subprocess.Popen(
-        [sys.executable, "-m", "tuong.tools.web", "--no-browser"],
+        [sys.executable, "-m", "tuong.tools.web", "--no-browser", "--port", "0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     url = re.search(r"http://([\d.]+:\d+)/", process.stdout.readline()).group(1)
 
@@ -266,7 +269,8 @@ def test_server_stop_reaps_its_engines():
 
 def test_non_loopback_host_warns():
     process = subprocess.Popen(
-        [sys.executable, "-m", "tuong.tools.web", "--no-browser", "--host", "0.0.0.0"],
+        [sys.executable, "-m", "tuong.tools.web", "--no-browser", "--port", "0",
+         "--host", "0.0.0.0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert "http://0.0.0.0:" in process.stdout.readline()
@@ -274,3 +278,26 @@ def test_non_loopback_host_warns():
         process.terminate()
         _, err = process.communicate(timeout=HANG)
     assert "WARNING" in err
+
+
+def test_the_default_port_stays_the_same_from_run_to_run():
+    """The browser keeps the library and the saved game per address: the
+    server comes back at the same port, and says so when it cannot."""
+    from tuong.tools.web import DEFAULT_PORT
+    started = []
+    try:
+        for _ in range(2):
+            process = subprocess.Popen(
+                [sys.executable, "-m", "tuong.tools.web", "--no-browser"],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            started.append(process)
+            port = int(re.search(r"http://[\d.]+:(\d+)/", process.stdout.readline()).group(1))
+            process.port = port
+    finally:
+        errors = []
+        for process in started:
+            process.terminate()
+            errors.append(process.communicate(timeout=HANG)[1])
+    first, second = started
+    assert first.port == DEFAULT_PORT or f"port {DEFAULT_PORT} is taken" in errors[0]
+    assert second.port != first.port and f"port {DEFAULT_PORT} is taken" in errors[1]

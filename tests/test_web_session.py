@@ -227,11 +227,16 @@ def test_bad_messages_get_errors_and_keep_the_state():
                 {"type": "mode", "engine": "b", "level": {"kind": []}},
                 {"type": "restore", "game": {"variant": "xiangqi", "start_fen": "bad",
                                              "mode": {"level": {"kind": "clock", "base": 60}}}},
+                # A link to "#fen=%20": the FEN only blanks.
+                {"type": "restore", "game": {"variant": "xiangqi", "start_fen": " ", "moves": []}},
+                {"type": "restore", "game": {"variant": "queens", "start_fen": "\t"}},
             ]
             for message in hostile:
                 await page.session.handle(message)
                 assert page.sent[-1]["type"] == "error", message
                 assert page.sent[-1]["message"]
+                if message.get("type") == "restore":   # the page keeps such a game aside
+                    assert page.sent[-1]["message"].startswith("restore"), page.sent[-1]
             after = page.current()
             assert after["moves"] == before["moves"] and after["fen"] == before["fen"]
             assert after["mode"] == before["mode"] and after["clocks"] is None
@@ -514,7 +519,12 @@ def test_annotation_during_a_game_is_refused_with_a_reason_and_its_summary_follo
             assert page.current()["mode"]["engine"] == "b"
             await page.send(type="mode", engine=None)
             await page.send(type="annotate", movetime=0.05)
+            # A second click while it runs: refused, not a second annotation beside it.
+            error = await page.send(type="annotate", movetime=0.05)
+            assert error["type"] == "error" and "under way" in error["message"]
             await page.until(lambda: page.current()["summary"], "the summary")
+            progress = [m for m in page.sent if m["type"] == "annotation"]
+            assert [m["done"] for m in progress] == sorted(m["done"] for m in progress)
             english = page.current()["summary"]
             state = await page.send(type="settings", lang="vi")
             assert state["summary"] != english and "Đỏ" in state["summary"][0]
@@ -646,6 +656,29 @@ def test_a_game_stops_growing_where_a_page_could_not_keep_it(monkeypatch):
             await page.until(lambda: any(m["type"] == "notice" and "as many" in m["text"]
                                          for m in page.sent), "the engine's stop")
             await page.until(lambda: page.current()["mode"]["engine"] is None, "no engine")
+    run(body())
+
+
+def test_an_undone_deletion_cannot_grow_the_game_past_what_a_page_keeps(monkeypatch):
+    """Delete a line, play up to the limit, take the deletion back: refused,
+    so "undo edit" is no way around MAX_NODES."""
+    import tuong.tools.web.session as session_module
+    monkeypatch.setattr(session_module, "MAX_NODES", 3)
+
+    async def body():
+        async with Page() as page:
+            await page.send(type="mode", engine=None)
+            for move in ("h2e2", "h9g7"):
+                await page.send(type="move", move=move)
+            await page.send(type="delete", node=page.root()["children"][0])
+            for move in ("b2e2", "b9c7", "b0c2"):
+                await page.send(type="move", move=move)
+            error = await page.send(type="undo_edit")
+            assert error["type"] == "error" and "cannot take back the deletion" in error["message"]
+            assert len(page.current()["saved"]["nodes"]) == 3
+            await page.send(type="delete", node=page.root()["children"][0])
+            state = await page.send(type="undo_edit")    # room again: it comes back
+            assert state["type"] == "state" and len(state["saved"]["nodes"]) == 3
     run(body())
 
 

@@ -156,12 +156,20 @@ class GameTree:
         self._remember(("delete", parent, index, node))
         return parent
 
-    def undo_edit(self) -> Node | None:
+    def undo_edit(self, limit: int | None = None) -> Node | None:
         """Take back the last promote or delete; the node it concerned, or
-        None when there is nothing to take back."""
+        None when there is nothing to take back. ValueError, and the edit
+        stays to take back, when a deletion brought back would make the tree
+        hold more than `limit` nodes."""
         if not self._edits:
             return None
-        kind, parent, index, node = self._edits.pop()
+        kind, parent, index, node = self._edits[-1]
+        if kind == "delete" and limit is not None:
+            size = sum(1 for _ in node.walk())
+            if len(self.nodes) + size > limit:
+                raise ValueError(f"it brings back {size:,} moves, and the tree would hold "
+                                 f"more than {limit:,}")
+        self._edits.pop()
         if kind == "promote":
             siblings = parent.children
             siblings[index - 1], siblings[index] = siblings[index], siblings[index - 1]

@@ -34,6 +34,9 @@ from tuong.tools.cli import ArgumentParser, default_engine, integer, real
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 MAX_MESSAGE = 4 * 1024 * 1024          # bytes of one WebSocket frame (an uploaded file)
+# One address from run to run: the browser keeps the library, the saved game and the
+# settings for each address (origin), so a new port each time would seem to lose them.
+DEFAULT_PORT = 8731
 OUTBOX_BYTES = 4 * 1024 * 1024         # queued for a page that reads too slowly
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; "
@@ -248,8 +251,9 @@ def main(argv=None):
     parser = ArgumentParser(prog="tuong-web", description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=integer(0, 65535), default=0,
-                        help="port (default: a free one)")
+    parser.add_argument("--port", type=integer(0, 65535),
+                        help=f"port (default {DEFAULT_PORT}, or a free one when it is taken; "
+                             "0: a free one)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--engine", help="engine command (default: tuong)")
     parser.add_argument("--protocol", choices=("uci", "ucci"), default="uci")
@@ -273,7 +277,16 @@ def main(argv=None):
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((args.host, args.port))
+        try:
+            sock.bind((args.host, DEFAULT_PORT if args.port is None else args.port))
+        except OSError as error:
+            if args.port is not None:
+                raise
+            sock.bind((args.host, 0))
+            print(f"tuong-web: port {DEFAULT_PORT} is taken ({error.strerror}), so a free one: "
+                  "the browser keeps the library and the saved game for each address, so "
+                  f"this page starts without those kept at port {DEFAULT_PORT}",
+                  file=sys.stderr)
         sock.listen(128)           # connections wait in the backlog until uvicorn runs
     except OSError as error:
         parser.error(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
@@ -281,7 +294,9 @@ def main(argv=None):
     shown = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     url = f"http://{shown}:{port}/"
     print(f"tuong-web: {url} (engine: {' '.join(engine)}; Ctrl-C stops)", flush=True)
-    config = uvicorn.Config(server.app(), log_level="warning", ws_max_size=MAX_MESSAGE,
+    # Frames up to twice the limit reach the check above and get an answer; larger
+    # ones close the connection before they fill memory.
+    config = uvicorn.Config(server.app(), log_level="warning", ws_max_size=2 * MAX_MESSAGE,
                             ws_ping_interval=20, ws_ping_timeout=20, lifespan="on")
     if not args.no_browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()

@@ -105,6 +105,8 @@ def text_field(value, name, limit=200):
 def new_board(variant, fen=None):
     """A board of `variant` at `fen` (its start by default), under the
     Asian rules for Xiangqi; Refused for a position that is not legal."""
+    if fen and not fen.strip():
+        raise Refused("not a legal position: the FEN is empty")
     if fen and variant == "xiangqi":
         problem = _setup_problem(fen)
         if problem:

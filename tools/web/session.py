@@ -693,7 +693,12 @@ class Session:
         await self._changed(game=False)
 
     async def on_undo_edit(self, message):
-        node = self.tree.undo_edit()
+        try:
+            # The root is a node of the tree but not a move: MAX_NODES moves, + 1.
+            node = self.tree.undo_edit(limit=MAX_NODES + 1)
+        except ValueError:
+            raise Refused(f"cannot take back the deletion: the game would hold more than "
+                          f"{MAX_NODES:,} moves, as many as a page keeps") from None
         if node is None:
             raise Refused("nothing to take back (or its place is gone)")
         self._retext()                   # what comes back was written in its day's notation
@@ -1014,13 +1019,19 @@ class Session:
         if self.engine_side is not None and not self._result_at(self.play):
             raise Refused(f"{self.engine_name} is playing this game: finish it, or choose "
                           f"'{self.engine_name} plays nobody', then annotate")
+        if self.annotating:
+            raise Refused("an annotation is under way: wait for it to finish")
         movetime = number(message.get("movetime", 0.1), "movetime", 0.05, 5)
         self.analysing = False
-        await self._changed(game=False)
+        self.annotating = True           # from now: a second click waits its turn
+        try:
+            await self._changed(game=False)
+        except BaseException:
+            self.annotating = False
+            raise
         self._spawn(self._annotate(line, movetime))
 
     async def _annotate(self, line, movetime):
-        self.annotating = True
         try:
             await self._annotate_line(line, movetime)
         finally:

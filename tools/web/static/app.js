@@ -112,7 +112,15 @@ function load(key, fallback = null) {
 }
 
 function store(key, value) {
-  try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* ignore */ }
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch (e) {
+    // Said once: the page goes on, but the player must know it keeps nothing now.
+    if (!store.warned) {
+      store.warned = true;
+      onNotice({ text: t("the browser keeps nothing more (its storage is full or off): export the games you want to keep") });
+    }
+  }
 }
 
 // Squares: a file letter and a rank number ("e3", "a10", "d2").
@@ -239,9 +247,15 @@ function connect() {
     // Bring back the game a link names, else the game of before the reload
     // (the server checks it); then the page's settings.
     const linked = app.linkUsed ? null : linkedGame();
-    const saved = linked || load('tuong.game');
+    const kept = load('tuong.game');
+    const saved = linked || kept;
     if (linked) {
       app.linkUsed = true;
+      // The game of before goes to the library, not away (as when a game replaces it).
+      if (kept && Array.isArray(kept.nodes) && kept.nodes.length) {
+        keepInLibrary({ id: Date.now(), title: t('The game before the link'),
+          date: new Date().toISOString().slice(0, 16).replace('T', ' '), saved: kept }, '');
+      }
       // The address no longer names the game: a reload brings back what was played since.
       history.replaceState(null, '', location.pathname);
     }
@@ -278,7 +292,7 @@ function sendRaw(message) {
 }
 
 function send(message) {
-  if (!sendRaw(message)) setError('not connected to the server');
+  if (!sendRaw(message)) setError(t('not connected to the server'));
 }
 
 const HANDLERS = {
@@ -360,6 +374,7 @@ function lineOf(id) {
 // The game as the page keeps it (localStorage, the library, `restore`):
 // nodes in order, each [parent index, move, comment, mark, result].
 const MANUAL_ENDS = ['resignation', 'time forfeit', 'agreement', 'illegal move'];
+const MAX_IMPORT = 2000000;          // bytes of an imported file (tools/web/game.py)
 function savedGame(st) {
   const order = [], index = new Map(), stack = [app.root];
   while (stack.length) {
@@ -449,6 +464,12 @@ const SERVER_TEXTS = [
   [/^not a legal position: (.+)$/, 'not a legal position: {0}'],
   [/^(.+) declines the draw$/, '{0} declines the draw'],
   [/^(\d+) games in the file: the first \((.+)\) is loaded$/, '{0} games in the file: the first ({1}) is loaded'],
+  [/^the game holds ([\d,]+) moves, as many as a page keeps: delete some variations first$/, 'the game holds {0} moves, as many as a page keeps: delete some variations first'],
+  [/^a line of ([\d,]+) moves is as long as a page keeps$/, 'a line of {0} moves is as long as a page keeps'],
+  [/^cannot take back the deletion: the game would hold more than ([\d,]+) moves, as many as a page keeps$/, 'cannot take back the deletion: the game would hold more than {0} moves, as many as a page keeps'],
+  [/^no hint: the engine gave no move$/, 'no hint: the engine gave no move'],
+  [/^(.+) stopped \((.*)\); restarted$/, '{0} stopped ({1}); restarted'],
+  [/^an annotation is under way: wait for it to finish$/, 'an annotation is under way: wait for it to finish'],
 ];
 
 function localize(text) {
@@ -461,9 +482,10 @@ function localize(text) {
 
 function onError(message) {
   setError(localize(message.message || 'error'));
-  if (app.restoring && /^restore/.test(message.message || '')) {
-    // The kept game could not be brought back: it goes to the library
-    // rather than away (its moves may be read again from there).
+  if (app.restoring) {
+    // The restore is the first thing a page asks, so this answers it: the
+    // kept game could not be brought back. It goes to the library rather
+    // than away (its moves may be read again from there).
     app.restoring = false;
     const saved = load('tuong.game');
     if (saved) keepInLibrary({ id: Date.now(), title: t('A game that could not be restored'),
@@ -1053,7 +1075,7 @@ function sendMove(move, redraw = true) {
   if (!app.state || !app.state.legal.includes(move)) return;   // the server would refuse it anyway
   app.selected = null;
   const sent = sendRaw({ type: 'move', move });
-  if (!sent) setError('not connected to the server');
+  if (!sent) setError(t('not connected to the server'));
   if (redraw || !sent) renderBoard();
 }
 
@@ -1721,7 +1743,9 @@ function onLibraryClick(event) {
 }
 
 function downloadLibrary() {
-  const text = libraryGames().map((g) => g.pgn.trim()).join('\n\n') + '\n';
+  // A game kept without its PGN (it could not be restored, or it was kept aside
+  // for a link) is opened from the library to be exported.
+  const text = libraryGames().map((g) => (g.pgn || '').trim()).filter(Boolean).join('\n\n') + '\n';
   download(text, 'tuong-library.pgn');
 }
 
@@ -1875,6 +1899,11 @@ function applyTheme(theme) {
 function importFile() {
   const input = $('#file-input'), file = input.files && input.files[0];
   if (!file) return;
+  if (file.size > MAX_IMPORT) {       // the server would refuse it (a larger one, drop the line)
+    setError(t('{name} is too large to import (over 2 MB)', { name: file.name }));
+    input.value = '';
+    return;
+  }
   const reader = new FileReader();
   reader.addEventListener('load', () => {
     // A data: URL's text after the comma is the file in base64.
@@ -1883,7 +1912,7 @@ function importFile() {
       'Load this game? The one on the board goes to the library.');
     input.value = '';
   });
-  reader.addEventListener('error', () => setError(`could not read ${file.name}`));
+  reader.addEventListener('error', () => setError(t('could not read {name}', { name: file.name })));
   reader.readAsDataURL(file);
 }
 
