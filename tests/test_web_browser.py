@@ -371,6 +371,22 @@ def test_new_game_and_resign_ask_first_and_the_game_comes_back(browser):
           "the resignation")
 
 
+def test_a_game_link_keeps_the_game_it_replaces_in_the_library(browser, server):
+    """Opening a link to a game does not lose the game the page held: it
+    goes to the library, and opens from there."""
+    set_mode(browser, "")
+    play(browser, "h2e2", "h9g7")
+    start = Board().fen()
+    browser.get(f"{server}#variant=xiangqi&fen={start.replace(' ', '%20')}&moves=b2e2")
+    browser.refresh()                    # a new hash alone does not reload the page
+    until(browser, lambda s: [m["move"] for m in s["moves"]] == ["b2e2"], "the linked game")
+    browser.wait.until(lambda d: "The game before the link"
+                       in d.find_element(By.ID, "library-list").text)
+    browser.find_element(By.CSS_SELECTOR, "#library-list .lib-open").click()
+    confirm(browser)
+    until(browser, lambda s: [m["move"] for m in s["moves"]] == ["h2e2", "h9g7"], "it, back")
+
+
 def test_the_interface_speaks_chinese_and_vietnamese(browser):
     """The page in 中文 (simplified, traditional) and Tiếng Việt: its words,
     its status, the notation that goes with the language, letter pieces in
