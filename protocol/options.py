@@ -36,6 +36,13 @@ TRUE_WORDS = {"true": True, "on": True, "1": True, "yes": True,
               "false": False, "off": False, "0": False, "no": False}
 
 
+# An empty string option is shown, and may be set, as "<empty>" (Stockfish's
+# SyzygyPath convention): "default " with nothing after it is lost by GUIs
+# that split on spaces, and a GUI that echoes it back must not set a folder
+# called "<empty>".
+EMPTY = "<empty>"
+
+
 @dataclass
 class Option:
     uci: Optional[str]               # name shown in UCI (None: not offered there)
@@ -78,7 +85,7 @@ class Option:
                 if choice.lower() == text.lower():
                     return choice
             raise ValueError(f"{label} must be one of {', '.join(self.vars)}, not {quote(text)}")
-        return text                                  # string
+        return "" if text == EMPTY else text         # string
 
     def set(self, text, name=None):
         if self.type == "button":
@@ -90,12 +97,16 @@ class Option:
             self.on_change(value)                    # may raise: then keep the old value
         self.value = value
 
+    def shown_default(self):
+        if self.type == "check":
+            return str(self.default).lower()
+        return EMPTY if self.type == "string" and self.default == "" else self.default
+
     def uci_line(self):
         line = f"option name {self.uci} type {self.type}"
         if self.type == "button":
             return line
-        default = str(self.default).lower() if self.type == "check" else self.default
-        line += f" default {default}"
+        line += f" default {self.shown_default()}"
         if self.type == "spin":
             line += f" min {self.min} max {self.max}"
         for choice in self.vars:
@@ -110,8 +121,7 @@ class Option:
         for choice in self.vars:
             line += f" var {choice}"
         if self.type != "button":
-            default = str(self.default).lower() if self.type == "check" else self.default
-            line += f" default {default}"
+            line += f" default {self.shown_default()}"
         return line
 
 

@@ -111,8 +111,9 @@ class Ucci(Uci):
                 raise ValueError(f"{word} needs a number")
             if word in ("time", "increment", "opptime", "oppincrement"):
                 go[word] = read_seconds(word, words[i + 1], scale)
-            else:
-                go[word] = read_number(word, words[i + 1], 1)
+            else:             # movestogo 0 or less: sudden death (timeman), as in UCI
+                go[word] = read_number(word, words[i + 1],
+                                       None if word in ("movestogo", "oppmovestogo") else 1)
             i += 2
         go.pop("draw", None)
         if "depth" in go:

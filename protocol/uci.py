@@ -207,10 +207,13 @@ class Uci:
                            on_done=done)
 
 
-# go's keywords: name -> (kind, lowest value). Times may be negative (a GUI
-# reports an overstepped clock that way); they are read as 0 by timeman.
+# go's keywords: name -> lowest value. Times may be negative (a GUI reports an
+# overstepped clock that way); they are read as 0 by timeman. So are negative
+# increments, and a movestogo of 0 or less is sudden death, as Stockfish reads
+# them: GUIs send both, and refusing the whole `go` would leave them waiting
+# for a bestmove that never comes.
 GO_NUMBERS = {"depth": 1, "nodes": 1, "movetime": 0, "wtime": None, "btime": None,
-              "winc": 0, "binc": 0, "movestogo": 1, "mate": 1}
+              "winc": None, "binc": None, "movestogo": None, "mate": 1}
 GO_FLAGS = ("infinite", "ponder")
 
 

@@ -413,6 +413,34 @@ def test_tbhits_are_reported(tb_path):
     child.wait()
 
 
+def test_no_tables_is_shown_and_set_as_empty(tb_path):
+    """An empty TablebasePath is written "<empty>" (Stockfish's SyzygyPath
+    convention), in UCI and UCCI; a GUI that sends it back turns the tables off."""
+    from pexpect.popen_spawn import PopenSpawn
+    for hello, line in (("uci", "option name TablebasePath type string default <empty>"),
+                        ("ucci", "option egtbpaths type string default <empty>")):
+        child = PopenSpawn(default_engine(), encoding="utf-8", timeout=30)
+        child.sendline(hello)
+        child.expect(hello + "ok")
+        assert line in child.before.replace("\r", "")
+        child.sendline("quit")
+        child.wait()
+    child = PopenSpawn(default_engine(), encoding="utf-8", timeout=30)
+    child.sendline("uci")
+    child.expect("uciok")
+    hits = []
+    for path in (tb_path, "<empty>"):
+        child.sendline(f"setoption name TablebasePath value {path}")
+        child.sendline("position fen 3ak4/4a4/9/9/9/9/9/9/9/3R1K3 w")
+        child.sendline("go depth 7")
+        child.expect("bestmove")
+        assert "error" not in child.before
+        hits.append(sum(int(n) for n in re.findall(r"tbhits (\d+) ", child.before)))
+    assert hits[0] > 0 and hits[1] == 0, hits
+    child.sendline("quit")
+    child.wait()
+
+
 @pytest.mark.parametrize("damage", ["folder", "broken"])
 def test_bad_tables_leave_the_engine_playing(tmp_path, damage):
     from pexpect.popen_spawn import PopenSpawn

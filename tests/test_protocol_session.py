@@ -222,6 +222,22 @@ def test_go_with_nonsense_reports_and_does_not_search(make, args):
     assert not searcher.calls and not out.starting("bestmove")
 
 
+@pytest.mark.parametrize("dialect, go", [
+    ("uci", "go wtime 1000 btime 1000 movestogo -5"),
+    ("uci", "go wtime 1000 btime 1000 movestogo 0"),
+    ("uci", "go wtime 1000 btime 1000 winc -10 binc -10"),
+    ("ucci", "go time 10 movestogo 0"),
+    ("ucci", "go time 10 increment -1"),
+])
+def test_odd_clock_values_that_guis_send_still_get_a_move(make, dialect, go):
+    """A movestogo of 0 or less is sudden death and a negative increment none
+    (as Stockfish reads them): the search runs on the clock, and answers."""
+    _, out, searcher = make(dialect, "position startpos", go)
+    assert out.wait_for(lambda line: line.startswith("bestmove")), list(out)
+    assert not out.starting("info string error")
+    assert 0 < searcher.calls[0]["soft_ms"] < 1000
+
+
 def test_an_overstepped_clock_means_move_at_once(make):
     _, out, searcher = make("uci", "go wtime -250 btime -250 depth 3")
     assert out.wait_for(lambda line: line.startswith("bestmove"))
