@@ -354,6 +354,29 @@ def test_clock_game_flag_falls():
     run(body())
 
 
+def test_a_restored_clock_game_keeps_the_time_left():
+    """A reload does not give the sides their time back: the page keeps the
+    clocks with the game, and a restore sets them (never above the base and
+    the increments since); bad clocks are refused as a restore's error."""
+    async def body():
+        async with Page() as page:
+            state = await page.send(type="mode", engine="b",
+                                    level={"kind": "clock", "base": 60, "inc": 1})
+            saved = dict(page.saved(state), mode=state["mode"], notation=state["notation"],
+                         lang=state["lang"], headers=state["headers"])
+            state = await page.send(type="restore", game=dict(saved, clocks={"w": 12.5, "b": 30}))
+            assert state["restored"] and 11.5 < state["clocks"]["w"] <= 12.5
+            assert state["clocks"]["b"] == 30 and state["clocks"]["running"] == "w"
+            state = await page.send(type="restore", game=dict(saved, clocks={"w": 1e9, "b": -3}))
+            assert state["clocks"]["w"] <= 61 and state["clocks"]["b"] == 0
+            for bad in ({"w": "soon"}, {"w": float("nan")}, [1, 2], {"b": True}):
+                error = await page.send(type="restore", game=dict(saved, clocks=bad))
+                assert error["type"] == "error" and error["message"].startswith("restore: clocks")
+            state = await page.send(type="restore", game=saved)     # none kept: a fresh clock
+            assert state["clocks"]["b"] == 60
+    run(body())
+
+
 def test_small_games_through_the_same_page():
     async def body():
         async with Page() as page:

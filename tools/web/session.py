@@ -1001,9 +1001,22 @@ class Session:
         play = int(number(game.get("play", cursor), "play", 0, len(made) - 1))
         if "nodes" not in game and "cursor" in game:      # the older form: a ply of the line
             cursor = play = len(made) - 1 if game.get("result") else cursor
+        clocks = game.get("clocks")
+        if clocks is not None and (not isinstance(clocks, dict) or any(
+                side in clocks and (isinstance(clocks[side], bool) or
+                                    not isinstance(clocks[side], (int, float)) or
+                                    clocks[side] != clocks[side]) for side in ("w", "b"))):
+            raise Refused("restore: clocks must be an object of seconds")
         await self._chore(fill, variant, tree, notation)   # Refused on an illegal move
         self.notation, self.lang, self.level, self.engine_side = notation, lang, level, engine
         self._set_game(variant, tree, headers, made[cursor], made[play])
+        if clocks and self.clocks is not None:
+            # The time left when the page last kept the game: a reload does not give
+            # the sides their time back. At most the base and every increment since.
+            most = self.level.base + self.level.inc * (made[play].data["ply"] // 2 + 1)
+            for side in ("w", "b"):
+                if side in clocks:
+                    self.clocks[side] = min(most, max(0.0, float(clocks[side])))
         if isinstance(game.get("result"), dict) and "nodes" not in game:
             self._end(made[-1], manual_result(game["result"]))
         self.previous = None             # a restore is the same page coming back

@@ -390,6 +390,7 @@ function savedGame(st) {
     nodes: order.slice(1).map((n) => [index.get(n.parent), n.move, n.comment, n.mark, manual(n.result)]),
     cursor: index.get(st.cursor) || 0, play: index.get(st.play) || 0,
     mode: st.mode, notation: st.notation, lang: st.lang, headers: st.headers,
+    clocks: st.clocks ? { w: st.clocks.w, b: st.clocks.b } : null,
   };
 }
 
