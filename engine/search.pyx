@@ -39,6 +39,7 @@ from tuong.engine.worker cimport (
 )
 from tuong.engine.tt cimport (
     TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_new_search, tt_probe, tt_hashfull,
+    score_from_tt, BOUND_UPPER, BOUND_LOWER,
 )
 
 cdef enum:
@@ -499,6 +500,34 @@ cdef class Searcher:
             if moves[i] == entry.move:
                 return self._texts([code, entry.move])[1]
         return None
+
+    def probe(self, GameBoard board):
+        """What the table holds for `board` (UCCI's `probe`): None, or
+        (move text or None, lower bound or None, upper bound or None, depth),
+        the bounds as (cp, mate) pairs from the side to move. Not during a
+        search (the states it names moves in are the search's)."""
+        cdef TTEntry entry
+        cdef Move moves[MAX_MOVES]
+        cdef char buf[MOVE_TEXT_SIZE]
+        cdef int n, i, score, bound
+        if self.running or self.prepared:
+            raise RuntimeError("cannot probe the table during a search")
+        self._use_game(board.ops)
+        self.ops.copy_state(self.scratch, board.state)
+        if not tt_probe(&self.tt, self.ops.key(self.scratch), &entry):
+            return None
+        move = None
+        n = generate_moves(self.ops, self.scratch, moves, 0)
+        for i in range(n):
+            if moves[i] == entry.move:
+                n = self.ops.move_text(self.scratch, entry.move, buf)
+                move = buf[:n].decode("ascii")
+                break
+        bound = entry.age_bound & 3
+        score = score_from_tt(entry.score, 0)
+        lower = _score_fields(score) if bound & BOUND_LOWER else None
+        upper = _score_fields(score) if bound & BOUND_UPPER else None
+        return move, lower, upper, entry.depth
 
     # -- perft as a search -----------------------------------------------------
     def prepare_perft(self, GameBoard board, int depth):

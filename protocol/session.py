@@ -471,6 +471,22 @@ class Session:
         callback()
 
     # -- positions (UCI and UCCI share this) ---------------------------------
+    def probe(self, words):
+        """UCCI's `probe startpos|fen F.. [moves M..]`: what the table holds for
+        that position (Searcher.probe), the current position unchanged.
+        ValueError with a message for a bad position or during a search."""
+        if self.searching():
+            raise ValueError("probe: not during a search")
+        kept = self.board
+        try:
+            problem = self.set_position(words)
+            board = self.board
+        finally:
+            self.board = kept
+        if problem:
+            raise ValueError(f"probe: {problem.split(';')[0]}")
+        return self.searcher.probe(board)
+
     def set_position(self, words):
         """`position startpos|fen F.. [moves M..]` (words after `position`).
         A bad FEN keeps the old position; an illegal move keeps the position

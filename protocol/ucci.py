@@ -7,6 +7,7 @@ What differs from UCI:
     (or a new game) clears the list;
   - `go [ponder|draw] depth D|infinite | nodes N | time T [movestogo M |
     increment I] [opptime T [oppmovestogo M | oppincrement I]]`;
+  - `probe <position>` is answered `pophash ...` from the hash table;
   - `bestmove M [ponder P]`, or `nobestmove` when there is no move (and in
     answer to a `stop` with no search); `quit`/`bye` is answered `bye`.
 
@@ -36,7 +37,7 @@ class Ucci(Uci):
         self.banned = []
         self.banned_board = None        # the position the ban was made for
         self.commands.update({
-            "ucci": self.cmd_uci, "banmoves": self.cmd_banmoves,
+            "ucci": self.cmd_uci, "banmoves": self.cmd_banmoves, "probe": self.cmd_probe,
             "bye": self.cmd_quit, "quit": self.cmd_quit,
             "uccinewgame": self.cmd_newgame,
         })
@@ -65,6 +66,25 @@ class Ucci(Uci):
     def cmd_position(self, args):
         self.banned = []
         super().cmd_position(args)
+
+    def cmd_probe(self, args):
+        """`probe <position>`: `pophash [bestmove M] [lowerbound V depth D]
+        [upperbound V depth D]`, what the hash table holds for it (an exact
+        score is both bounds); a bare `pophash` when it holds nothing."""
+        try:
+            found = self.s.probe(args)
+        except ValueError as err:
+            self.error(str(err))
+            return
+        words = ["pophash"]
+        if found is not None:
+            move, lower, upper, depth = found
+            if move:
+                words += ["bestmove", move]
+            for name, bound in (("lowerbound", lower), ("upperbound", upper)):
+                if bound is not None:
+                    words += [name, str(ucci_score(*bound)), "depth", str(depth)]
+        self.out(" ".join(words))
 
     def cmd_banmoves(self, args):
         legal = set(self.s.board.legal_moves())
@@ -122,12 +142,7 @@ class Ucci(Uci):
 
     def info(self, info):
         """One search report (engine.report.SearchInfo) as a UCCI info line."""
-        mate = info.mate
-        if mate is not None:
-            plies = 2 * mate - 1 if mate > 0 else -2 * mate
-            score = (MATE_SCORE - plies) * (1 if mate > 0 else -1)
-        else:
-            score = info.score
+        score = ucci_score(info.score, info.mate)
         self.out(f"info depth {info.depth} score {score} time {info.time_ms} "
                  f"nodes {info.nodes} pv {' '.join(info.pv)}".rstrip())
 
@@ -138,6 +153,15 @@ class Ucci(Uci):
             self.out(f"bestmove {result.best} ponder {result.ponder}")
         else:
             self.out(f"bestmove {result.best}")
+
+
+def ucci_score(cp, mate):
+    """A score as UCCI writes it: centipawns, or a mate as MATE_SCORE minus
+    its distance in plies (negative when being mated)."""
+    if mate is None:
+        return cp
+    plies = 2 * mate - 1 if mate > 0 else -2 * mate
+    return (MATE_SCORE - plies) * (1 if mate > 0 else -1)
 
 
 def read_seconds(name, text, scale):

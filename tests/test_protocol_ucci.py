@@ -107,3 +107,28 @@ def test_bad_input(ucci):
     ucci.send("isready")
     ucci.expect("readyok")
     assert "bestmove" not in ucci.before
+
+
+def test_probe_says_what_the_hash_table_holds(ucci):
+    """UCCI's `probe`: a bare `pophash` for a position the table does not
+    hold; after a search, its best move and its score as bounds at their
+    depth; the position on the board stays; a bad position is an error."""
+    ucci.send("probe startpos")
+    ucci.expect(r"pophash\r?\n")
+    ucci.send("position startpos moves h2e2")
+    ucci.send("go depth 6")
+    best = ucci.expect(r"bestmove (\S+)").group(1)
+    ucci.send("probe startpos moves h2e2")
+    move, low, low_depth, high, high_depth = ucci.expect(
+        r"pophash bestmove (\S+)(?: lowerbound (-?\d+) depth (\d+))?"
+        r"(?: upperbound (-?\d+) depth (\d+))?\r?\n").groups()
+    assert move == best and (low or high)
+    assert int(low_depth or high_depth) >= 5
+    ucci.send("probe fen 9/9/9 w")
+    ucci.expect("info string error: probe: bad FEN")
+    ucci.send("probe startpos moves a0a9")
+    ucci.expect("info string error: probe: illegal move")
+    ucci.send("go depth 1")                      # still the position set: h2e2 played
+    board = Board()
+    board.push("h2e2")
+    assert ucci.expect(r"bestmove (\S+)").group(1) in board.legal_moves()
