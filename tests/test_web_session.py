@@ -410,6 +410,27 @@ def test_a_crashing_engine_is_reported_and_replaced():
     run(body())
 
 
+def test_taking_back_after_the_engine_resigned_takes_back_the_move_it_resigned_to():
+    """The engine's resignation goes with the player's move before it (taken
+    back alone the engine would resign again); the player's own resignation
+    is taken back by itself."""
+    async def body():
+        async with Page([sys.executable, FAKE, "--mode", "resign", "--at", "2"]) as page:
+            await page.send(type="mode", engine="b", level={"kind": "nodes", "value": 100})
+            await page.send(type="move", move="h2e2")
+            await page.engine_moved()                    # its first answer is a move
+            await page.send(type="move", move="h0g2")
+            await page.until(lambda: page.current()["result"], "the resignation")
+            assert page.current()["result"]["termination"] == "resignation"
+            state = await page.send(type="undo")
+            assert state["result"] is None and state["ply"] == 2 and not state["thinking"]
+            state = await page.send(type="resign")
+            assert state["result"]["reason"].startswith("Red")
+            state = await page.send(type="undo")
+            assert state["result"] is None and state["ply"] == 2
+    run(body())
+
+
 def test_a_set_up_position_that_is_already_mate_has_its_result():
     async def body():
         async with Page() as page:

@@ -647,7 +647,14 @@ class Session:
             raise Refused("a fallen flag is not taken back (the time is spent): "
                           "go on as an analysis board, or start a new game")
         if self.engine_side is not None and result:
-            plies = 0 if plies is None else plies    # a resignation is taken back first
+            if plies is None:
+                # The player's own resignation (or an agreed draw) is taken back by
+                # itself. The engine's (it resigned, or played an illegal move, on its
+                # turn) goes with the player's move before it: taken back alone, the
+                # engine would only think again and resign again.
+                loser = {"1-0": "b", "0-1": "w"}.get(result.get("result"))
+                plies = 1 if loser == self.engine_side and result.get("termination") in (
+                    "resignation", "illegal move") else 0
             self._end(node, None)
         if plies is None:
             turn = self._board(node).turn
