@@ -53,6 +53,13 @@ class Searcher:
         """Empty the transposition table and the move-ordering memory."""
     def hashfull(self) -> int:
         """Per mille of the transposition table in use."""
+    def probe(
+        self, board: GameBoard
+    ) -> tuple[str | None, tuple[int | None, int | None] | None,
+               tuple[int | None, int | None] | None, int] | None:
+        """What the table holds for `board`: None, or (move text or None,
+        lower bound, upper bound, depth), each bound None or (cp, mate) from
+        the side to move. Not during a search."""
     def stop(self) -> None:
         """Stop the search in progress (safe from any thread)."""
     def set_limits(self, soft_ms: float | None = None, hard_ms: float | None = None) -> None:

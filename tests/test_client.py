@@ -7,6 +7,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -21,6 +22,7 @@ from tuong.protocol.client import (EngineProtocolError, EngineTerminated, Engine
                                    open_engine, red_to_move, to_engine_move)
 
 FAKE = str(pathlib.Path(__file__).resolve().parent / "fake_engine.py")
+HANG_MARGIN = 5.0         # seconds beyond a grace period before a wait counts as a hang
 FAIRY = shutil.which("fairy-stockfish") or shutil.which("/usr/games/fairy-stockfish")
 MAXQI = shutil.which("maxqi") or shutil.which("/usr/games/maxqi")
 MIDGAME = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3"
@@ -301,6 +303,46 @@ def test_fairy_stockfish_reports_mate():
     with open_engine(FAIRY, "uci") as engine:
         result = engine.play(("4k4/4a4/3R5/9/9/9/9/9/9/4K4 w - - 0 1", []), Limit(depth=8))
         assert result.info.mate is not None and result.info.mate > 0
+
+
+def test_a_stop_asked_from_another_thread_ends_an_infinite_analysis():
+    """request_stop() from another thread: the reader's iteration ends with
+    the engine's move; an engine that stays silent is ended after STOP_GRACE
+    (EngineTimeout), not waited for until the infinite search's deadline."""
+    from tuong.protocol.client import STOP_GRACE
+    with open_engine(tuong_command(), "uci") as engine:
+        analysis = engine.analyse((None, []), Limit(infinite=True))
+        threading.Timer(0.3, analysis.request_stop).start()
+        infos = list(analysis)
+        assert infos and analysis.result and analysis.result.move
+        assert engine.play((None, []), Limit(depth=1)).move     # nothing of it left behind
+    with fake("--mode", "hang") as engine:
+        analysis = engine.analyse((None, []), Limit(infinite=True))
+        threading.Timer(0.3, analysis.request_stop).start()
+        start = time.monotonic()
+        with pytest.raises(EngineTimeout):
+            list(analysis)
+        assert time.monotonic() - start < STOP_GRACE + HANG_MARGIN
+        assert not engine.alive
+
+
+def test_play_refuses_a_limit_that_would_never_end():
+    with open_engine(tuong_command(), "uci") as engine:
+        with pytest.raises(ValueError, match="analyse"):
+            engine.play((None, []), Limit(infinite=True))
+        assert engine.play((None, []), Limit(depth=1)).move    # the engine goes on
+
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci", "xboard"])
+def test_mates_come_back_as_mates_in_every_dialect(protocol):
+    """UCCI writes a mate as a bare 10000 minus plies, xboard as 100000 + N:
+    the client reads both as Info.mate, for the winner and the loser."""
+    command = tuong_command()
+    with open_engine(command, protocol) as engine:
+        winner = engine.play(("4k4/4a4/3R5/9/9/9/9/9/9/4K4 w", []), Limit(depth=4)).info
+        loser = engine.play(("3k5/4a4/9/9/9/9/9/9/3R5/4K4 b", []), Limit(depth=6)).info
+    assert (winner.mate, winner.cp) == (2, None)
+    assert (loser.mate, loser.cp) == (-2, None)
 
 
 def test_maxqi_by_moves_only():

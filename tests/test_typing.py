@@ -83,12 +83,17 @@ def test_wrong_use_is_reported(mypy_tree, tmp_path):
     wrong = tmp_path / "wrong_use.py"
     wrong.write_text("from tuong.engine.board import Board\n"
                      "from tuong.protocol.book import Book\n"
+                     "from tuong.protocol.client import Limit, open_engine\n"
                      "Board().push(3)\n"                       # a move is text
                      "Board().fen() + 1\n"                     # a FEN is a str
-                     "Book.open('x').probe(Board())\n")        # probe takes a FEN
+                     "Book.open('x').probe(Board())\n"         # probe takes a FEN
+                     "with open_engine('tuong') as engine:\n"  # the types reach `with`:
+                     "    engine.play(Board().fen(), Limit())\n"   # a position is (fen, moves)
+                     "open_engine('tuong', 'uci', timeout=3)\n")   # no such keyword
     done = run_mypy([wrong], *mypy_tree)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert re.findall(r"wrong_use\.py:(\d+): error", done.stdout) == ["3", "4", "5"], done.stdout
+    assert re.findall(r"wrong_use\.py:(\d+): error", done.stdout) == \
+        ["4", "5", "6", "8", "9"], done.stdout
 
 
 def test_stubs_match_the_compiled_modules(mypy_tree):

@@ -67,7 +67,8 @@ plays each):
   xboard, version 11 keeps an `sd` depth limit after `new` (the protocol
   says `new` clears it): give it one kind of limit per process.
 """
-from typing import Any, Sequence, Union
+import subprocess
+from typing import IO, Callable, Literal, Mapping, Optional, Sequence, Union
 
 from tuong.protocol.client.analysis import Analysis
 from tuong.protocol.client.common import (
@@ -88,11 +89,21 @@ __all__ = [
 ]
 
 
-def open_engine(command: Union[str, Sequence[str]], protocol: str = "uci",
-                **kwargs: Any) -> Engine:
+def open_engine(command: Union[str, Sequence[str]],
+                protocol: Literal["uci", "ucci", "xboard"] = "uci", *,
+                name: Optional[str] = None,
+                notation: Literal["auto", "ranks0", "ranks1"] = "auto",
+                env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None,
+                startup_timeout: float = STARTUP_TIMEOUT,
+                log: Optional[Callable[[str], None]] = None,
+                stderr: Union[int, IO[bytes], None] = subprocess.DEVNULL) -> Engine:
     """Start an engine and complete its handshake. `command` is a string
-    (split with shlex, so it may carry arguments) or a list."""
+    (split with shlex, so it may carry arguments) or a list. `name` labels
+    it in errors and the transcript (default: the program's name);
+    `notation` how it writes ranks (auto: found out); `env`, `cwd` and
+    `stderr` go to the process; `log` gets every line sent and read."""
     classes = {"uci": UciEngine, "ucci": UcciEngine, "xboard": XboardEngine}
     if protocol not in classes:
         raise ValueError(f"unknown protocol {protocol!r}: use uci, ucci or xboard")
-    return classes[protocol](command, **kwargs)
+    return classes[protocol](command, name=name, notation=notation, env=env, cwd=cwd,
+                             startup_timeout=startup_timeout, log=log, stderr=stderr)

@@ -1,9 +1,11 @@
 """One search of an engine, from `go` to its move: the one state machine
 that reads it, stops it and settles it, for every dialect."""
+import threading
 import time
+from typing import Optional
 
-from tuong.protocol.client.common import (STOP_GRACE, EngineError, EngineTerminated, Info,
-                                          PlayResult)
+from tuong.protocol.client.common import (STOP_GRACE, WAKE, EngineError, EngineTerminated,
+                                          Info, PlayResult)
 
 class Analysis:
     """One search of an engine, from `go` to its move (see the module
@@ -13,12 +15,17 @@ class Analysis:
 
     def __init__(self, engine, deadline):
         self.engine = engine
-        self.result = None              # the PlayResult, once the engine has moved
+        self.result: Optional[PlayResult] = None   # once the engine has moved
         self._info = Info()
         self._deadline = deadline
         self._started = time.monotonic()
         self._running = True
         self._stop_sent = False
+        # Held while a stop is asked (from any thread) and while the move is
+        # taken: a stop either reaches the search, and the move's reader then
+        # syncs past any answer to it, or it sees the search ended and sends
+        # nothing (an idle engine may answer a stop: UCCI's `nobestmove`).
+        self._stopping = threading.Lock()
 
     @property
     def info(self) -> Info:
@@ -52,24 +59,29 @@ class Analysis:
         thread: the thread reading the analysis (which holds the lock while
         it waits for a line) then reads the move and the iteration ends. For
         an infinite analysis whose next line may be seconds away."""
-        if self._running and not self._stop_sent:
+        with self._stopping:
+            if not self._running or self._stop_sent:
+                return
             self._stop_sent = True
+            # The engine has STOP_GRACE to move, as with stop().
+            self._deadline = min(self._deadline, time.monotonic() + STOP_GRACE)
             with self.engine._lock:
                 if self.engine.proc.poll() is None and not self.engine.broken:
                     try:
                         self.engine._write(self.engine.stop_command)
                     except (OSError, ValueError):
                         pass
+        self.engine._lines.put(WAKE)     # a reader waiting on the old deadline takes the new
 
     def stop(self) -> None:
         """Stop the search if it is still running and read its move."""
         with self.engine._busy:
             self._stop()
 
-    def __enter__(self):
+    def __enter__(self) -> "Analysis":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
     def _step(self):
@@ -89,8 +101,9 @@ class Analysis:
             return
         engine = self.engine
         try:
-            if not self._stop_sent:
-                self._stop_sent = True
+            with self._stopping:
+                send, self._stop_sent = not self._stop_sent, True
+            if send:
                 engine._send(engine.stop_command)
             deadline = time.monotonic() + STOP_GRACE
             while self._running:
@@ -106,9 +119,11 @@ class Analysis:
         item = self.engine._search_line(line, arrived - self._started)
         if isinstance(item, PlayResult):
             item.info = self._info
-            self.result = item
-            self._end()
-            if self._stop_sent:
+            with self._stopping:
+                self.result = item
+                self._end()
+                stopped = self._stop_sent
+            if stopped:
                 # The stop may have crossed the engine's move: an idle engine
                 # can answer it (UCCI's `nobestmove`). A sync reads past any
                 # such answer, so that no line of this search is taken as

@@ -11,6 +11,10 @@ Position = Tuple[Optional[str], List[str]]
 STARTUP_TIMEOUT = 10.0   # handshake; our engine imports Cython modules first
 SYNC_TIMEOUT = 10.0      # isready / ping after a command
 SEARCH_TIMEOUT = 60.0    # play/analyse when neither the limit nor the caller gives one
+# Put among an engine's lines to wake a reader waiting for one (a stop asked
+# from another thread shortens its deadline): an empty line, which every
+# dialect ignores, and not one the engine wrote.
+WAKE = (0.0, "")
 QUIT_GRACE = 1.0         # how long `quit` may take before we terminate, then kill
 STOP_GRACE = 2.0         # how long a search may take to stop when an analysis is stopped
 
@@ -64,7 +68,7 @@ class Info:
     pv: List[str] = field(default_factory=list)
     string: Optional[str] = None
 
-    def merged(self, newer):
+    def merged(self, newer: "Info") -> "Info":
         """This info updated by the fields a newer line carries."""
         changes = {k: v for k, v in vars(newer).items() if v is not None and v != []}
         if newer.cp is not None or newer.mate is not None:   # a new score replaces both
@@ -93,13 +97,13 @@ _MOVE = re.compile(r"([a-i])(\d{1,2})([a-i])(\d{1,2})")
 _GAME_MOVE = re.compile(r"[a-p]\d{1,2}([a-p]\d{1,2})?")
 
 
-def to_engine_move(move, ranks1):
+def to_engine_move(move: str, ranks1: bool) -> str:
     if not ranks1:
         return move
     return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"
 
 
-def from_engine_move(text, ranks1):
+def from_engine_move(text: str, ranks1: bool) -> Optional[str]:
     """The engine's move text as a0-i9, or None if it is not a board move."""
     m = _MOVE.fullmatch(text)
     if not m:

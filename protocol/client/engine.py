@@ -10,18 +10,19 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, TypeVar
 
 from tuong.protocol.client.analysis import Analysis
 from tuong.protocol.client.common import (
-    _GAME_MOVE, QUIT_GRACE, SEARCH_TIMEOUT, STARTUP_TIMEOUT, EngineError, EngineProtocolError,
+    _GAME_MOVE, QUIT_GRACE, SEARCH_TIMEOUT, STARTUP_TIMEOUT, WAKE, EngineError, EngineProtocolError,
     EngineTerminated, EngineTimeout, Limit, PlayResult, Position, UnsupportedError,
     from_engine_move, red_to_move)
 
 _LIVE: "weakref.WeakSet[Engine]" = weakref.WeakSet()   # every started engine, for close_all()
+_E = TypeVar("_E", bound="Engine")
 
 
-def close_all():
+def close_all() -> None:
     """Close every engine still running (at exit, on Ctrl-C)."""
     for engine in list(_LIVE):
         engine.close()
@@ -92,13 +93,21 @@ class Engine:
 
     def play(self, position: Position, limit: Limit,
              timeout: Optional[float] = None) -> PlayResult:
-        """Search `position` within `limit`; the PlayResult of the search."""
+        """Search `position` within `limit`; the PlayResult of the search.
+        `timeout` (seconds) bounds the wait: by default the limit's movetime
+        or clock plus 5 s, and SEARCH_TIMEOUT (60 s) plus 5 for a depth or
+        node limit; an engine past it is ended (EngineTimeout). An infinite
+        limit is for analyse(), which can be stopped: ValueError here."""
+        if limit.infinite:
+            raise ValueError("play() with an infinite limit would never end: use analyse() "
+                             "and stop it")
         with self._busy:
             return self._start(position, limit, timeout).wait()
 
     def analyse(self, position: Position, limit: Limit,
                 timeout: Optional[float] = None) -> Analysis:
-        """Start searching `position`; the Analysis to read it from and stop it."""
+        """Start searching `position`; the Analysis to read it from and stop it.
+        `timeout` as for play(); an infinite limit runs until stopped."""
         return self._start(position, limit, timeout)
 
     def close(self) -> None:
@@ -124,13 +133,13 @@ class Engine:
         _LIVE.discard(self)
 
     @property
-    def alive(self):
+    def alive(self) -> bool:
         return self.broken is None and self.proc.poll() is None
 
-    def __enter__(self):
+    def __enter__(self: _E) -> _E:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self):
@@ -179,7 +188,7 @@ class Engine:
             except subprocess.TimeoutExpired:
                 code = "unknown"
             raise EngineTerminated(f"{self.name} exited (exit code {code})")
-        if self.log:
+        if self.log and item is not WAKE:
             self.log(f"{self.name} > {item[1]}")
         return item
 
@@ -222,7 +231,7 @@ class Engine:
                 raise
 
     @property
-    def ranks1(self):
+    def ranks1(self) -> bool:
         return self.notation == "ranks1"
 
     def _parse_move(self, text, context):

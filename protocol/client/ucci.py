@@ -3,9 +3,22 @@ times unless the engine takes milliseconds."""
 from tuong.protocol.client.common import _ms, _value_text, red_to_move
 from tuong.protocol.client.uci import UciEngine
 
+# UCCI writes a mate as a bare score: MATE_SCORE minus the distance in plies
+# (ElephantEye's convention, which tuong's UCCI keeps); scores past WIN_SCORE
+# are mates (ElephantEye's WIN_VALUE).
+MATE_SCORE, WIN_SCORE = 10000, 9800
+
+
 class UcciEngine(UciEngine):
     protocol = "ucci"
     hello, ok = "ucci", "ucciok"
+
+    def _bare_score(self, info, value):
+        if abs(value) > WIN_SCORE:
+            plies = MATE_SCORE - abs(value)
+            info.mate = (plies + 1) // 2 if value > 0 else -(plies // 2)
+        else:
+            info.cp = value
 
     def _handshake(self, deadline):
         super()._handshake(deadline)

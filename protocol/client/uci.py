@@ -142,6 +142,11 @@ class UciEngine(Engine):
                 i += 1
         return info
 
+    def _bare_score(self, info, value):
+        """A bare `score N` (UCCI's form): centipawns here; UcciEngine reads
+        its mates."""
+        info.cp = value
+
     def _parse_score(self, info, words, i):
         """`score cp N` / `score mate N` [lowerbound|upperbound]; UCCI also
         writes a bare `score N`. Returns the index after the score."""
@@ -151,7 +156,7 @@ class UciEngine(Engine):
             setattr(info, kind, value)
             i += 2
         elif _int(kind) is not None:
-            info.cp = _int(kind)
+            self._bare_score(info, _int(kind))
             i += 1
         if i < len(words) and words[i] in ("lowerbound", "upperbound"):
             info.bound = words[i][:5]

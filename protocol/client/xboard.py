@@ -8,6 +8,7 @@ from tuong.protocol.client.common import (
 from tuong.protocol.client.engine import Engine
 
 _THINKING = re.compile(r"\s*(\d+)\s+(-?\d+)\s+(\d+)\s+(\d+)\s*(.*)")
+MATE_SCORE = 100000
 _RESULT = re.compile(r"(1-0|0-1|1/2-1/2)(\s|$)")
 
 
@@ -199,6 +200,10 @@ class XboardEngine(Engine):
                 move = from_engine_move(word, self.ranks1)
                 if move:
                     pv.append(move)
-            return Info(depth=int(m.group(1)), cp=int(m.group(2)), time=int(m.group(3)) / 100,
-                        nodes=int(m.group(4)), pv=pv)
+            score = int(m.group(2))
+            # CECP: mate in N moves is 100000 + N (negative: being mated).
+            mate = None if abs(score) < MATE_SCORE else \
+                (abs(score) - MATE_SCORE) * (1 if score > 0 else -1)
+            return Info(depth=int(m.group(1)), cp=None if mate is not None else score,
+                        mate=mate, time=int(m.group(3)) / 100, nodes=int(m.group(4)), pv=pv)
         return None

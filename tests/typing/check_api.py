@@ -106,7 +106,7 @@ def table_value(tables: Tablebases, board: Board) -> int | None:
 def play(command: str, board: Board) -> str | None:
     """Type-level only: never called here (it would start an engine)."""
     with open_engine(command, "uci") as engine:
-        result: PlayResult = engine.play(board.fen(), Limit(depth=5, movetime=0.5))
+        result: PlayResult = engine.play((board.fen(), []), Limit(depth=5, movetime=0.5))
     return result.move
 
 
