@@ -200,3 +200,59 @@ def test_tags_stay_with_their_game_and_line_comments_are_kept():
 def test_a_game_longer_than_the_history_is_a_problem():
     found, problems = records.read_pgn('[Event "long"]\n\n' + "h0g2 h9g7 g2h0 g7h9 " * 1000 + "*")
     assert found == [] and "history" in problems[0].message
+
+
+# -- what real files do (found by a review; each once lost games) ---------------------
+
+START_BLACK = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1"
+
+
+@pytest.mark.parametrize("text, games, events", [
+    # Games with neither tags nor move numbers: each result ends one, the next begins.
+    ("h2e2 h9g7 *\nb2e2 b9c7 *\nc3c4 *", [["h2e2", "h9g7"], ["b2e2", "b9c7"], ["c3c4"]], None),
+    ("C2=5 H8+7 1-0\n\nP7+1 P7+1 0-1", [["h2e2", "h9g7"], ["c3c4", "g6g5"]], None),
+    # ... while a footer after a result (XQWizard's) is still no game.
+    ("1. h2e2 *\n======\n欢迎访问象棋百科全书网\nhttp://www.xqbase.com/\n", [["h2e2"]], None),
+    # A comment line that starts with % is the comment's, not PGN's escape.
+    ('[Event "x"]\n1. h2e2 {a\n%b c} h9g7 *\n', [["h2e2", "h9g7"]], ["x"]),
+    ('%for other programs\n[Event "x"]\n1. h2e2 h9g7 *\n', [["h2e2", "h9g7"]], ["x"]),
+    # "1. ..." with a space: Black moves first.
+    (f'[FEN "{START_BLACK}"]\n1. ... H8+7 2. C2=5 *\n', [["h9g7", "h2e2"]], None),
+    # Old Mac line ends, and a tag with bare quotes read to its line's end.
+    ('[Event "The "Big" Cup"]\r[Site "x"]\r1. h2e2 h9g7 *\r[Event "two"]\r1. b2e2 *\r',
+     [["h2e2", "h9g7"], ["b2e2"]], ['The "Big" Cup', "two"]),
+    # Full-width move numbers and points, as pasted from Chinese pages.
+    ("1．炮二平五 马8进7 2．马二进三 *\n", [["h2e2", "h9g7", "h0g2"]], None),
+    ("１．炮二平五 马8进7 *\n", [["h2e2", "h9g7"]], None),
+])
+def test_real_file_shapes_read_every_game(text, games, events):
+    read, problems = records.read_pgn(text)
+    assert not problems, [p.message for p in problems]
+    assert [r.moves for r in read] == games
+    if events:
+        assert [r.tags.get("Event") for r in read] == events
+
+
+def test_a_comment_with_a_percent_line_comes_back_from_its_pgn():
+    read, _ = records.read_pgn('[Event "x"]\n1. h2e2 {first\n%second} h9g7 *\n')
+    again, problems = records.read_pgn(records.format_pgn(read[0]))
+    assert not problems and again[0].moves == ["h2e2", "h9g7"]
+
+
+def test_utf16_files_are_read():
+    text = '[Event "x"]\n1. 炮二平五 马8进7 *\n'
+    for encoding in ("utf-16", "utf-16-be"):
+        data = text.encode(encoding)
+        if encoding == "utf-16-be":
+            data = b"\xfe\xff" + data
+        assert records.decode(data) == text
+
+
+def test_the_coordinate_reader_skips_nested_variations_whole(tmp_path):
+    from tuong.tools.records.pgn import read_games, read_openings
+    for text in ("1. h2e2 (1. b2e2 (1... b9c7) h9g7) b9c7 2. h0g2 *",
+                 "1. h2e2 {a} (1. b2e2 {x ) y} h9g7) b9c7 2. h0g2 *"):
+        assert read_games(text) == [({}, ["h2e2", "b9c7", "h0g2"], "*")]
+    book = tmp_path / "book.pgn"
+    book.write_bytes(b"\xef\xbb\xbf1. h2e2 h9g7 *\n")        # a BOM, as Windows editors write
+    assert read_openings(book) == [(None, ["h2e2", "h9g7"])]

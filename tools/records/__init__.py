@@ -90,6 +90,8 @@ def decode(data: bytes) -> str:
     (GB2312/GBK/GB18030) or Big5, whichever reads as a Xiangqi record."""
     if data.startswith(b"\xef\xbb\xbf"):
         return data[3:].decode("utf-8", errors="replace")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):       # Notepad's "Unicode"
+        return data.decode("utf-16", errors="replace")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -111,11 +113,12 @@ _TOKEN = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]'   # tag pair
                     # the line's last quote before its closing bracket
                     r'|\[[ \t]*(\w+)[ \t]+"([^\n]*)"[ \t]*\]'
                     r"|\{[^}]*\}|;[^\n]*|[()]|\$\d+"                # comment, variation, NAG
-                    r"|\d+\s*\.+(?![\d])"                            # move number
+                    # PGN's escape: a line for other programs (not inside a comment)
+                    r"|(?m:^%[^\n]*)"
+                    # a move number, in ASCII or full-width digits and points
+                    r"|[\d０-９]+\s*[.．…]+(?![\d０-９])"
                     r"|[^\s{}();\[\]]+")
-
-
-_ESCAPE_LINE = re.compile(r"(?m)^%.*$")  # PGN's escape mechanism: a line for other programs
+_NUMBER_END = (".", "．", "…")
 MARKS = ("!", "?", "!!", "??", "!?", "?!")
 _NAGS = {f"${i}": mark for i, mark in enumerate(MARKS, 1)}       # $1..$6, PGN's numbering
 
@@ -146,8 +149,12 @@ def _games(text):
             games.append(_Game(tags, main, result, intro,
                                "a variation is not closed" if outer else None, strays))
 
-    for m in _TOKEN.finditer(_ESCAPE_LINE.sub("", text)):
+    # Any line end (old Macs wrote a bare CR): a tag with bare quotes reads to its line's end.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    for m in _TOKEN.finditer(text):
         token = m.group(0)
+        if token[0] == "%":
+            continue                     # an escaped line (no move starts with %)
         if m.lastindex:                  # a tag pair: only those have groups
             name, value = m.group(1, 2) if m.group(1) else m.group(3, 4)
             if texted or name in tags:   # a tag after movetext starts the next game
@@ -157,11 +164,14 @@ def _games(text):
             tags[name] = value.replace('\\"', '"').replace("\\\\", "\\")
             after_result = False
             continue
-        if token[0].isdigit() and token.rstrip().endswith("."):
+        if token[0].isdigit() and token.rstrip().endswith(_NUMBER_END):
             after_result, texted = False, True
             continue                     # a move number
-        if after_result:
+        if set(token) <= set(".．…"):
+            continue                     # "1. ..." : Black's move follows
+        if after_result and not notations.looks_like_move(unicodedata.normalize("NFKC", token)):
             continue                     # e.g. the footer XQWizard writes after a game
+        after_result = False             # the moves of a game with no tags or numbers
         texted = True
         if token == "(":
             variation = []

@@ -415,6 +415,16 @@ def parse_line(fen: str | None, texts: Iterable[str], notation: str) -> list[str
 _CHINESE_CHARS = re.compile("[" + "".join(_CN_PIECES) + "进進退平前后後中" + "]")
 
 
+def looks_like_move(text: str) -> bool:
+    """Whether a text has the shape of a move in some notation (not whether
+    it is legal anywhere): to tell a game's moves from other text."""
+    text = text.rstrip("?!")
+    return bool(_COORDS.fullmatch(text) or _ICCS.fullmatch(text) or _WXF_RE.fullmatch(text)
+                or _VN_RE.fullmatch(text)
+                or (len(text) == 4 and re.search("[进進退平]", text)
+                    and _CHINESE_CHARS.search(text[:2])))
+
+
 def detect(texts: Iterable[str]) -> str | None:
     """The notation a sequence of move texts is written in, or None."""
     texts = [t.strip() for t in texts if t.strip()]

@@ -105,12 +105,20 @@ def read_annotated_games(
     tags: dict[str, str]
     moves: list[tuple[str, str | None]]
     games, tags, moves = [], {}, []
-    token_re = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]|\{[^}]*\}|;[^\n]*|\([^)]*\)'
+    token_re = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]|\{[^}]*\}|;[^\n]*|[()]'
                           r'|\$\d+|\d+\.(?:\.\.)?|[^\s{}();\[]+')
     last_commentable = False
+    depth = 0                                # inside variations (nested; skipped whole)
     for m in token_re.finditer(text):
         token = m.group(0)
-        if m.group(1):                       # a tag pair
+        if token in "()":
+            depth = max(0, depth + (1 if token == "(" else -1))
+            last_commentable = False
+            continue
+        if depth and not m.group(1):
+            continue                         # a variation's moves, comments and numbers
+        if m.group(1):                       # a tag pair (a variation left open ends here)
+            depth = 0
             if moves:
                 games.append((tags, moves, "*"))
                 tags, moves = {}, []
@@ -120,8 +128,8 @@ def read_annotated_games(
             if last_commentable:             # the first comment after a move is its own
                 moves[-1] = (moves[-1][0], token[1:-1].strip())
                 last_commentable = False
-        elif token[0] in ";($" or token[0].isdigit() and token.endswith("."):
-            continue                         # comment, variation, NAG, move number
+        elif token[0] in ";$" or token[0].isdigit() and token.endswith("."):
+            continue                         # comment, NAG, move number
         elif token in _RESULTS:
             games.append((tags, moves, token))
             tags, moves = {}, []
@@ -141,7 +149,7 @@ def read_openings(path: str | os.PathLike[str],
     """Openings as [(fen or None, moves)] from an EPD/FEN file (one position a
     line, EPD operations after the 4th field ignored) or a PGN file of move
     sequences. The format comes from `fmt` or the file's extension."""
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:      # a BOM (Windows editors) is no move
         text = f.read()
     fmt = fmt or ("pgn" if str(path).lower().endswith(".pgn") else "epd")
     if fmt == "pgn":
