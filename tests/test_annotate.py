@@ -167,3 +167,24 @@ def test_bad_arguments_and_files(tmp_path):
                           str(tmp_path / "bad.pgn"), "--depth", "2"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 1 and "move 1 'h2e2'" in run.stderr
+
+
+def test_the_games_own_comments_and_variations_stay(tmp_path):
+    """The annotation adds to the record: its own comments (before the
+    engine's), marks and variations stay; a variation that does not read is
+    a warning, not a failed game."""
+    (tmp_path / "game.pgn").write_text(
+        '[Event "x"]\n\n1. h2e2 {my own words} (1. b2e2 h9g7) h9g7!? '
+        '(1... h7e7 (1... a9a9)) 2. h0g2 *\n')
+    run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate",
+                          str(tmp_path / "game.pgn"), "--depth", "2", "--to", "iccs"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "warning:" in run.stderr and "error:" not in run.stderr
+    (game,), problems = records.read_pgn(run.stdout)
+    assert not problems and game.moves == ["h2e2", "h9g7", "h0g2"]
+    assert game.comments[0].startswith("my own words ")
+    first = game.tree.root.children
+    assert [node.move for node in first] == ["h2e2", "b2e2"]
+    assert [node.move for node in first[0].children] == ["h9g7", "h7e7"]
+    assert first[0].children[0].mark in ("!?", "?", "??", "?!")

@@ -239,14 +239,21 @@ def comments_for(notes, lang="en"):
 
 
 def format_annotated(record, notes, notation, lang):
-    """The annotated game as PGN: marks after the moves, comments, summary."""
+    """The annotated game as PGN: marks after the moves, comments, summary.
+    The game's own comments, marks and variations stay: each main-line move
+    gets its own comment then the annotation's, and its own mark where the
+    engine gives none."""
     tags = dict(record.tags)
     tags["Annotator"] = "tuong-annotate"
-    marked = records.Record(tags, record.moves, comments_for(notes, lang), record.result,
-                            record.notation, record.intro)
-    text = records.format_pgn(marked, notation, marks=[n.mark for n in notes],
+    own_marks = [node.mark for node in record.tree.main_line()] if record.tree is not None \
+        else [None] * len(record.moves)
+    comments = [" ".join(part for part in (own, annotation) if part) or None
+                for own, annotation in zip(record.comments + [None] * len(notes),
+                                           comments_for(notes, lang))]
+    marks = [note.mark or own for note, own in zip(notes, own_marks + [None] * len(notes))]
+    marked = dataclasses.replace(record, tags=tags)
+    return records.format_pgn(marked, notation, comments=comments, marks=marks,
                               outro="; ".join(summary(record, notes, lang)))
-    return text
 
 
 def plot_game(record, notes, path):
@@ -380,9 +387,9 @@ def main(argv=None):
     for path in records.game_files(args.files):
         found, problems = records.read_file(path)
         games.extend(found)
-        for problem in problems:
-            print(f"error: {problem}", file=sys.stderr)
-        failures += len(problems)
+        for problem in problems:         # a variation left out is no failure of the game
+            print(f"{'warning' if problem.game_kept else 'error'}: {problem}", file=sys.stderr)
+        failures += sum(not problem.game_kept for problem in problems)
     jobs = [job for g, record in enumerate(games) for job in _jobs(g, record)]
     engine = shlex.split(args.engine) if args.engine else _default_engine()
     progress = Progress(len(jobs))
