@@ -6,6 +6,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import shlex
 import shutil
 import signal
@@ -556,6 +557,36 @@ def test_resume_counts_the_pgn_games_and_plays_the_rest(tmp_path):
     with pytest.raises(match.UsageError, match="needs the first run's -seed"):
         match.parse_args(argv + ["-resume", "-openings", "order=random"])
     match.parse_args(argv + ["-resume", "-openings", "order=random", "-seed", "7"])
+
+
+def test_a_book_that_names_the_start_position_resumes(tmp_path):
+    """An opening book may give the start position as a FEN tag; the PGN
+    written leaves it out, and the resume still knows its games."""
+    book = tmp_path / "book.pgn"
+    book.write_text(f'[FEN "{Board().fen()}"]\n1. h2e2 h9g7 *\n\n1. b2e2 b9c7 *\n')
+    assert pgn.read_openings(book) == [(None, ["h2e2", "h9g7"]), (None, ["b2e2", "b9c7"])]
+    out = tmp_path / "r.pgn"
+    argv = ["-engine", "name=A", f"cmd={fake_cmd('--seed 1')}",
+            "-engine", "name=B", f"cmd={fake_cmd('--seed 2')}",
+            "-each", "depth=1", "-maxplies", "30", "-pgnout", str(out),
+            "-openings", f"file={book}"]
+    run_match(argv + ["-games", "1"])
+    _, _, text = run_match(argv + ["-games", "2", "-resume"])
+    assert text.startswith("Resumed: 1 game")
+
+
+def test_random_openings_without_a_seed_draw_one_and_say_it(monkeypatch, capsys):
+    """-openings order=random with no -seed: a seed is drawn and printed, so
+    the run can be resumed in the same order."""
+    argv = ["-engine", "cmd=a", "-engine", "cmd=b", "-each", "depth=1",
+            "-openings", "order=random"]
+    config = match.parse_args(argv)
+    assert config.drawn_seed is not None
+    again = match.parse_args(argv + ["-seed", str(config.drawn_seed)])
+    assert again.drawn_seed is None and again.openings == config.openings
+    monkeypatch.setattr(match, "run", lambda config: (_ for _ in ()).throw(match.Fatal("stop")))
+    assert match.main(argv) == 1
+    assert re.search(r"-seed \d+ \(give it again with -resume\)", capsys.readouterr().out)
 
 
 def replay_with_pyffish(path):

@@ -256,3 +256,19 @@ def test_the_coordinate_reader_skips_nested_variations_whole(tmp_path):
     book = tmp_path / "book.pgn"
     book.write_bytes(b"\xef\xbb\xbf1. h2e2 h9g7 *\n")        # a BOM, as Windows editors write
     assert read_openings(book) == [(None, ["h2e2", "h9g7"])]
+
+
+def test_move_numbers_go_on_from_the_fen():
+    """A game from a position of move 25 is written from move 25, variations
+    too, as cutechess and the Chinese programs write it."""
+    from tuong.tools.records.pgn import first_move_number
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 25"
+    (game,), problems = records.read_pgn(
+        f'[FEN "{fen}"]\n25... H8+7 26. C2=5 (26. P7+1) 26... R9=8 *\n')
+    assert not problems
+    text = " ".join(records.format_pgn(game, "wxf").split())
+    assert "25... H8+7 26. C2=5 (26. P7+1) 26... R9=8 *" in text
+    plain = records.Record(game.tags, game.moves, game.comments, game.result)
+    assert "25... H8+7 26. C2=5 R9=8 *" in " ".join(records.format_pgn(plain, "wxf").split())
+    assert [first_move_number(f) for f in (None, fen, "x w", "x w - - 0 0", "x w - - 0 z")] == \
+        [1, 25, 1, 1, 1]

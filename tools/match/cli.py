@@ -221,6 +221,9 @@ def parse_args(argv):
         raise UsageError("-resume with -openings order=random needs the first run's -seed "
                          "(the openings' order)")
     config.rules = _rules(cfg)
+    if (cfg.get("openings") or {}).get("order") == "random" and "seed" not in cfg:
+        # Drawn, and printed by main(): a run that stops can go on in the same order.
+        config.drawn_seed = cfg["seed"] = random.randrange(2 ** 31)
     config.openings = _openings(cfg.get("openings", {}), cfg.get("seed"))
     if "sprt" in cfg:
         s = cfg["sprt"]
@@ -471,6 +474,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     try:
         config = parse_args(argv)
+        if config.drawn_seed is not None:
+            print(f"tuong-match: the openings' order is -seed {config.drawn_seed} "
+                  "(give it again with -resume)", flush=True)
         stats, decision, interrupted = run(config)
     except UsageError as e:
         print(__doc__ if not str(e) else f"tuong-match: {e} (see tuong-match -help)",

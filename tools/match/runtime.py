@@ -51,6 +51,7 @@ class Config:
     log: Optional[str] = None
     cluster: Optional[str] = None        # a Dask scheduler's address, or local:N
     resume: bool = False                 # count the -pgnout file's games, play the rest
+    drawn_seed: Optional[int] = None     # order=random without -seed: the seed drawn
 
 
 # -- scheduling --------------------------------------------------------------

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from tuong.engine.board import Board
 from tuong.tools.records import notation as notations
-from tuong.tools.records.pgn import _escape, _wrap
+from tuong.tools.records.pgn import _escape, _wrap, first_move_number
 from tuong.tools.records.tree import GameTree, Node
 
 # The [Format] tag's value for each notation, and the values read as one.
@@ -438,13 +438,14 @@ def format_pgn(record: Record, notation: str = "wxf", comments: Sequence[str | N
         texts = notations.write_line(record.fen, record.moves, notation)
         comments = record.comments if comments is None else comments
         black_first = record.fen is not None and record.fen.split()[1:2] == ["b"]
+        first = first_move_number(record.fen)
         tokens = [_comment(record.intro)] if record.intro else []
         for i, text in enumerate(texts):
             ply = i + (1 if black_first else 0)
             if ply % 2 == 0:
-                tokens.append(f"{ply // 2 + 1}.")
+                tokens.append(f"{ply // 2 + first}.")
             elif i == 0:
-                tokens.append(f"{ply // 2 + 1}...")
+                tokens.append(f"{ply // 2 + first}...")
             tokens.append(text + ((marks[i] if marks else None) or ""))
             if i < len(comments) and comments[i]:
                 tokens.append(_comment(comments[i]))
@@ -477,6 +478,7 @@ def _movetext(tree: GameTree, fen: str | None, notation: str,
     if not tree.root.children:
         return tokens
     first_ply = 1 if fen is not None and fen.split()[1:2] == ["b"] else 0   # ply 0: Red's
+    first = first_move_number(fen)
     # The lines still to write, the next on top: (the line's first node, the
     # board before it, its ply, whether it opens a variation), or ")" that
     # closes one. An explicit stack: nesting can go as deep as a tree.
@@ -491,7 +493,7 @@ def _movetext(tree: GameTree, fen: str | None, notation: str,
         numbered = True                  # a line's first move has its number, Black's too
         while True:
             if ply % 2 == 0 or numbered:
-                number = f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}..."
+                number = f"{ply // 2 + first}." if ply % 2 == 0 else f"{ply // 2 + first}..."
                 tokens.append("(" + number if opens else number)
             move, (comment, mark) = node.move, words(node)
             assert move is not None      # only the root has no move

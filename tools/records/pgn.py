@@ -40,6 +40,14 @@ def _is_start(fen):
     return fen is None or fen.split()[:2] in ([board, "w"], [board, "r"])
 
 
+def first_move_number(fen: str | None) -> int:
+    """The number of the first move after `fen`: its sixth field (the full-move
+    number), else 1."""
+    fields = fen.split() if fen else []
+    return int(fields[5]) if len(fields) > 5 and fields[5].isdigit() and \
+        int(fields[5]) >= 1 else 1
+
+
 def format_game(game: "Game", round_: int | str = 1, event: str = "tuong-match", site: str = "?",
                 date: datetime.date | None = None) -> str:
     """A finished referee.Game as PGN text (ending with a blank line)."""
@@ -58,13 +66,14 @@ def format_game(game: "Game", round_: int | str = 1, event: str = "tuong-match",
     lines = [f'[{key} "{_escape(value)}"]' for key, value in tags]
 
     black_first = game.fen is not None and game.fen.split()[1:2] == ["b"]
+    first = first_move_number(game.fen)
     tokens = []
     for i, record in enumerate(game.moves):
         ply = i + (1 if black_first else 0)
         if ply % 2 == 0:
-            tokens.append(f"{ply // 2 + 1}.")
+            tokens.append(f"{ply // 2 + first}.")
         elif i == 0:
-            tokens.append(f"{ply // 2 + 1}...")
+            tokens.append(f"{ply // 2 + first}...")
         tokens.append(record.move)
         tokens.append("{" + _comment(record) + "}")
     if game.reason:
@@ -153,7 +162,9 @@ def read_openings(path: str | os.PathLike[str],
         text = f.read()
     fmt = fmt or ("pgn" if str(path).lower().endswith(".pgn") else "epd")
     if fmt == "pgn":
-        openings = [(tags.get("FEN"), moves) for tags, moves, _ in read_games(text)]
+        # The start position named by a FEN tag is the start, as the PGN writer leaves it.
+        openings = [(None if _is_start(tags.get("FEN")) else tags.get("FEN"), moves)
+                    for tags, moves, _ in read_games(text)]
     elif fmt in ("epd", "fen"):
         openings = []
         for line in text.splitlines():
