@@ -150,8 +150,12 @@ class Tablebases:
         if not os.path.isdir(path):
             raise TableError(f"{path}: not a folder")
         self.path = path
+        try:
+            entries = os.listdir(path)
+        except OSError as error:         # e.g. not readable: said as a table problem
+            raise TableError(f"{path}: {error.strerror or error}") from None
         # A file whose name is no endgame's is not a table (and is ignored).
-        self.names = {f[:-len(SUFFIX)] for f in os.listdir(path)
+        self.names = {f[:-len(SUFFIX)] for f in entries
                       if f.endswith(SUFFIX) and _parses(f[:-len(SUFFIX)])}
         self.tables = {}
         self.problems = {}

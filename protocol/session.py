@@ -275,8 +275,10 @@ class Session:
             try:
                 self._prepare_tables(board, hold, limits)
                 banned = tuple(limits.get("banned", ()))
-                if not hold:
-                    table = self.tablebases.root_move(board, banned)
+                # Also when held (ponder, infinite): the table's move waits for the
+                # ponderhit or the stop like a search's, and a pondered table
+                # position is then played by the table, not by a search.
+                table = self.tablebases.root_move(board, banned)
                 losing = self.tablebases.losing_moves(board, banned)
                 if losing:
                     limits["banned"] = banned + losing

@@ -270,10 +270,25 @@ def test_cli(tmp_path, capsys):
     tool.main(["probe", "--tb-path", str(tmp_path), "4k4/9/9/9/9/9/9/R8/9/3K5 w"])
     out = capsys.readouterr().out
     assert "win in 3 plies" in out and "a2a8: the opponent's loss in 2 plies" in out
-    with pytest.raises(SystemExit) as exit_:
-        tool.main(["generate", "--tb-path", str(tmp_path), "KQvK"])
-    assert exit_.value.code == 2
+    tool.main(["probe", "--tb-path", str(tmp_path), "4k4/9/9/9/9/9/9/R8/9/3K5", "b"])
+    assert "/3K5 b" in capsys.readouterr().out          # the FEN's words, unquoted
+    for argv in (["generate", "--tb-path", str(tmp_path), "KQvK"],
+                 ["verify", "--tb-path", str(tmp_path), "--threads", "0"]):
+        with pytest.raises(SystemExit) as exit_:
+            tool.main(argv)
+        assert exit_.value.code == 2
+    assert "--threads must be at least 1" in capsys.readouterr().err
     assert tool.table_size("KRAAEEvKAAEE") == Table("KRvK").size * 10 * 21 * 10 * 21
+
+
+def test_a_folder_that_cannot_be_listed_is_a_table_error(tmp_path, monkeypatch):
+    """Not readable (root reads everything, so the listing fails by hand): a
+    TableError, which the engine reports and plays on without tables."""
+    def refuse(path):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(os, "listdir", refuse)
+    with pytest.raises(TableError, match="Permission denied"):
+        Tablebases(str(tmp_path))
 
 
 def test_verify_finds_a_changed_value(tables, tmp_path, capsys):
@@ -392,6 +407,37 @@ def test_a_table_move_under_searchmoves_reports_its_own_mate(tables, tb_path, pr
         assert move != "e1e8"
         board.push(move)
         assert mate == (table_value(tables, board.fen()) + 2) // 2 != 1, (move, mate)
+    finally:
+        child.sendline("quit")
+        child.wait()
+
+
+def test_a_pondered_table_position_is_played_by_the_table(tables, tb_path):
+    """go ponder then ponderhit in a won table position: the table's move and
+    mate distance and line, as a plain go gives (once the tables are read),
+    not a search's."""
+    from pexpect.popen_spawn import PopenSpawn
+    fen = "3a5/9/4ka3/9/9/5N3/9/9/9/3K5 w"
+    child = PopenSpawn(default_engine(), encoding="utf-8", timeout=30)
+    try:
+        child.sendline("uci")
+        child.expect("uciok")
+        child.sendline(f"setoption name TablebasePath value {tb_path}")
+        child.sendline(f"position fen {fen}")
+        child.sendline("go depth 2")                 # the tables are read by now
+        child.expect(r"score mate (\d+) [^\n]*\n")
+        plain = int(child.match.group(1))
+        child.expect(r"bestmove (\S+)")
+        child.sendline(f"position fen {fen}")
+        child.sendline("go ponder wtime 5000 btime 5000")
+        child.sendline("ponderhit")
+        child.expect(r"score mate (\d+) nodes (\d+) ")
+        assert int(child.match.group(1)) == plain
+        assert child.match.group(2) == "0"           # the table's line, not a search's
+        child.expect(r"bestmove (\S+)")
+        board = Board(fen)
+        board.push(child.match.group(1))
+        assert table_value(tables, board.fen()) == 2 * plain - 2
     finally:
         child.sendline("quit")
         child.wait()

@@ -176,7 +176,7 @@ def verify(args, parser):
 
 def probe(args, parser):
     try:
-        board = Board(args.fen)
+        board = Board(" ".join(args.fen))
     except ValueError as error:
         parser.error(f"bad FEN: {error}")
     try:
@@ -225,7 +225,7 @@ def main(argv=None):
     check.add_argument("--threads", type=int, default=2)
     look = commands.add_parser("probe", help="a position's value")
     look.add_argument("--tb-path", required=True)
-    look.add_argument("fen")
+    look.add_argument("fen", nargs="+", help="the FEN (quoted or not)")
     show = commands.add_parser("list", help="the tables in a folder")
     show.add_argument("--tb-path", required=True)
     egtb_play.add_parser(commands)
@@ -235,6 +235,8 @@ def main(argv=None):
             parser.error("--threads must be at least 1")
         generate(args, parser)
     elif args.command == "verify":
+        if args.threads < 1:
+            parser.error("--threads must be at least 1")
         verify(args, parser)
     elif args.command == "probe":
         probe(args, parser)
