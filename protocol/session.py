@@ -256,13 +256,14 @@ class Session:
         with self._lock:
             return self._on_done is not None
 
-    def start_search(self, board, *, on_info, on_done, hold=False, **limits):
+    def start_search(self, board, *, on_info, on_done, hold=False, pondering=False, **limits):
         """Search a copy of `board` on a worker thread and return at once.
 
         on_info(SearchInfo) per finished iteration; on_done(result) exactly once,
         on the worker thread with the session lock held -- at the end of the
         search, or, if `hold`, at release() (stop/ponderhit) if that is later.
-        limits: depth, nodes, soft_ms, hard_ms, multipv, banned.
+        `pondering`: a held search that is our next move (go ponder), not an
+        analysis. limits: depth, nodes, soft_ms, hard_ms, multipv, banned.
         The search is prepared here, on the caller's thread, so a stop or a
         ponderhit that comes before the worker starts still applies to it.
         """
@@ -275,10 +276,11 @@ class Session:
             try:
                 self._prepare_tables(board, hold, limits)
                 banned = tuple(limits.get("banned", ()))
-                # Also when held (ponder, infinite): the table's move waits for the
-                # ponderhit or the stop like a search's, and a pondered table
-                # position is then played by the table, not by a search.
-                table = self.tablebases.root_move(board, banned)
+                # A pondered table position too (the table's move waits for the
+                # ponderhit like a search's), but not an analysis (`go infinite`),
+                # which wants the search's lines.
+                if not hold or pondering:
+                    table = self.tablebases.root_move(board, banned)
                 losing = self.tablebases.losing_moves(board, banned)
                 if losing:
                     limits["banned"] = banned + losing

@@ -159,7 +159,7 @@ class Uci:
             self.bestmove(choice)
             return
         self.s.start_search(board, on_info=self.info, on_done=self.bestmove, hold=hold,
-                            depth=go.get("depth"), nodes=go.get("nodes"),
+                            pondering=self.pondering, depth=go.get("depth"), nodes=go.get("nodes"),
                             soft_ms=soft, hard_ms=hard, banned=tuple(banned),
                             multipv=self.s.options["MultiPV"])
 

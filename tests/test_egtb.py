@@ -438,6 +438,13 @@ def test_a_pondered_table_position_is_played_by_the_table(tables, tb_path):
         board = Board(fen)
         board.push(child.match.group(1))
         assert table_value(tables, board.fen()) == 2 * plain - 2
+        # An analysis of the same position is the search's, not the table's line.
+        child.sendline(f"position fen {fen}")
+        child.sendline("go infinite")
+        child.expect(r"info depth \d+ .*nodes (\d+) ")
+        assert int(child.match.group(1)) > 0
+        child.sendline("stop")
+        child.expect(r"bestmove (\S+)")
     finally:
         child.sendline("quit")
         child.wait()

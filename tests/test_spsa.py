@@ -180,8 +180,16 @@ def test_a_run_file_whose_theta_does_not_follow_from_its_results_is_refused(
     later["theta"] = theta
     state.write_text(json.dumps(later))
     assert spsa.main(argv[:3] + ["0"] + argv[4:]) == 0
-    # A file from before the start was kept is taken as it is.
+    # A file from before the start was kept is taken as it is, and goes on
+    # without a start made up for it (which would refuse it at the next resume).
     del later["start"]
     later["theta"]["RfpMargin"] += 5
     state.write_text(json.dumps(later))
     assert spsa.main(argv[:3] + ["0"] + argv[4:]) == 0
+    legacy = json.loads(json.dumps(good))
+    del legacy["start"]
+    legacy["k"], legacy["history"] = 8, good["history"][:8]
+    state.write_text(json.dumps(legacy))
+    assert spsa.main(argv) == 0                  # iterations 9 to 12
+    assert "start" not in json.loads(state.read_text())
+    assert spsa.main(argv) == 0                  # and it is still taken

@@ -169,7 +169,10 @@ def _games(text):
             continue                     # a move number
         if set(token) <= set(".．…"):
             continue                     # "1. ..." : Black's move follows
-        if after_result and not notations.looks_like_move(unicodedata.normalize("NFKC", token)):
+        # After a result, only a move starts the next game (no digits first: a
+        # footer's "12.5" could pass for WXF's tandem pawns).
+        if after_result and (token[0].isdigit() or not notations.looks_like_move(
+                unicodedata.normalize("NFKC", token))):
             continue                     # e.g. the footer XQWizard writes after a game
         after_result = False             # the moves of a game with no tags or numbers
         texted = True
@@ -331,7 +334,7 @@ def _tree(fen, game, moves, notation):
 
 def _move_number(ply, fen):
     """The move number of the move `ply` plies (from 0) into a game from `fen`."""
-    return (ply + (1 if fen and fen.split()[1:2] == ["b"] else 0)) // 2 + 1
+    return (ply + (1 if fen and fen.split()[1:2] == ["b"] else 0)) // 2 + first_move_number(fen)
 
 
 def _candidates(texts):

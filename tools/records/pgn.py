@@ -44,8 +44,8 @@ def first_move_number(fen: str | None) -> int:
     """The number of the first move after `fen`: its sixth field (the full-move
     number), else 1."""
     fields = fen.split() if fen else []
-    return int(fields[5]) if len(fields) > 5 and fields[5].isdigit() and \
-        int(fields[5]) >= 1 else 1
+    return int(fields[5]) if len(fields) > 5 and fields[5].isascii() and \
+        fields[5].isdigit() and int(fields[5]) >= 1 else 1
 
 
 def format_game(game: "Game", round_: int | str = 1, event: str = "tuong-match", site: str = "?",
@@ -120,7 +120,7 @@ def read_annotated_games(
     depth = 0                                # inside variations (nested; skipped whole)
     for m in token_re.finditer(text):
         token = m.group(0)
-        if token in "()":
+        if token in ("(", ")"):
             depth = max(0, depth + (1 if token == "(" else -1))
             last_commentable = False
             continue

@@ -102,9 +102,11 @@ class Spsa:
         return {name: round(value) for name, value in self.theta.items()}
 
     def as_dict(self, settings):
-        return {"settings": settings, "k": self.k, "theta": self.theta,
-                "start": {"k": self.start[0], "theta": self.start[1]},
-                "history": self.history}
+        data = {"settings": settings, "k": self.k, "theta": self.theta}
+        if self.start is not None:       # None: a file from before starts were kept
+            data["start"] = {"k": self.start[0], "theta": self.start[1]}
+        data["history"] = self.history
+        return data
 
     def take(self, saved):
         """Go on from a run file. Its theta must follow from its start and its
@@ -115,6 +117,7 @@ class Spsa:
         self.history = [tuple(h) for h in saved["history"]]
         self.iterations = saved["settings"]["iterations"]     # the run's schedule
         if "start" not in saved:
+            self.start = None            # unknown: not made up (it would refuse the file later)
             return
         start_k, start_theta = saved["start"]["k"], saved["start"]["theta"]
         if [h[0] for h in self.history] != list(range(start_k + 1, self.k + 1)):

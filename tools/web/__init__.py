@@ -1,6 +1,6 @@
 """tuong-web: play and analyse in the browser, served by tuong itself.
 
-    tuong-web [--host 127.0.0.1] [--port 0] [--no-browser] [--engine CMD]
+    tuong-web [--host 127.0.0.1] [--port 8731] [--no-browser] [--engine CMD]
               [--protocol uci|ucci] [--max-sessions 8] [--idle-timeout 3600]
 
 Starts a local web server (the `web` extra: Starlette and uvicorn) and opens
@@ -19,6 +19,7 @@ and validated; at most --max-sessions pages at once.
 import asyncio
 import collections
 import contextlib
+import errno
 import ipaddress
 import json
 import os
@@ -276,20 +277,22 @@ def main(argv=None):
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    port = DEFAULT_PORT if args.port is None else args.port
     try:
         try:
-            sock.bind((args.host, DEFAULT_PORT if args.port is None else args.port))
+            sock.bind((args.host, port))
         except OSError as error:
-            if args.port is not None:
+            if args.port is not None or error.errno != errno.EADDRINUSE:
                 raise
-            sock.bind((args.host, 0))
+            port = 0
+            sock.bind((args.host, port))
             print(f"tuong-web: port {DEFAULT_PORT} is taken ({error.strerror}), so a free one: "
                   "the browser keeps the library and the saved game for each address, so "
                   f"this page starts without those kept at port {DEFAULT_PORT}",
                   file=sys.stderr)
         sock.listen(128)           # connections wait in the backlog until uvicorn runs
     except OSError as error:
-        parser.error(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
+        parser.error(f"cannot listen on {args.host}:{port}: {error.strerror}")
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     url = f"http://{shown}:{port}/"

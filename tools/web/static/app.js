@@ -56,6 +56,7 @@ const app = {
   nodes: new Map(),         // the game tree as the server sent it: id -> node
   root: null,               // the start position's node id
   library: null,            // pending: a game to keep in the library when its PGN comes
+  restoreSent: null,        // the game asked back at connect, until its restore is answered
   lastShown: null,          // {fen, id} last drawn, for sounds and animation
   selected: null,           // square of the picked-up piece
   drag: null,               // pointer drag in progress
@@ -260,6 +261,7 @@ function connect() {
       history.replaceState(null, '', location.pathname);
     }
     app.restoring = Boolean(saved);
+    app.restoreSent = saved;          // the game that goes to the library if it cannot come back
     if (saved) sendRaw({ type: 'restore', game: { ...saved, lang: app.lang } });
     sendSettings();
     renderStatus();
@@ -488,7 +490,8 @@ function onError(message) {
     // kept game could not be brought back. It goes to the library rather
     // than away (its moves may be read again from there).
     app.restoring = false;
-    const saved = load('tuong.game');
+    const saved = app.restoreSent;      // a link's game, or the one kept before the reload
+    app.restoreSent = null;
     if (saved) keepInLibrary({ id: Date.now(), title: t('A game that could not be restored'),
       date: new Date().toISOString().slice(0, 16).replace('T', ' '), saved }, '');
   }
