@@ -125,12 +125,15 @@ class Lines:
 
 
 def complete(lines: Lines, result_depth: int, searcher, board, level: Level,
-             on_info: Optional[Callable[[SearchInfo], None]] = None) -> List[SearchInfo]:
+             on_info: Optional[Callable[[SearchInfo], None]] = None,
+             banned: Sequence[str] = ()) -> List[SearchInfo]:
     """The lines of the search's last whole iteration (`result_depth`). A
     search cut off before its first was whole (a small node budget over many
     candidates) gets them from a search to one ply, so that the weakest
     levels choose among moves too; `on_info` hears that search's lines as
-    well, so a GUI sees what the move is chosen from."""
+    well, so a GUI sees what the move is chosen from. `banned`: the moves the
+    search left out (searchmoves, banmoves, the tables' losing moves), left
+    out of that one too."""
     if not lines.lines(result_depth):
         lines.by_depth.clear()
 
@@ -139,7 +142,8 @@ def complete(lines: Lines, result_depth: int, searcher, board, level: Level,
             if on_info is not None:
                 on_info(info)
 
-        searcher.search(board, depth=1, multipv=level.candidates, on_info=hear)
+        searcher.search(board, depth=1, multipv=level.candidates, on_info=hear,
+                        banned=tuple(banned))
         result_depth = 1
     return lines.lines(result_depth)
 

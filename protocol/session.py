@@ -353,7 +353,8 @@ class Session:
             on_info(info)
 
         result = self.searcher.run(on_info=report)
-        candidates = levels.complete(lines, result.depth, self.searcher, board, level, on_info) \
+        candidates = levels.complete(lines, result.depth, self.searcher, board, level, on_info,
+                                     limits.get("banned", ())) \
             if result.best is not None else []
         if not candidates:
             return result

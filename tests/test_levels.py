@@ -89,6 +89,22 @@ def test_a_search_too_small_for_its_first_iteration_still_gives_lines():
     assert set(range(1, level.candidates + 1)) <= set(heard)
 
 
+def test_a_level_never_plays_a_move_left_out(engine):
+    """searchmoves (UCI) and banmoves (UCCI) hold at the weakest level too,
+    where the node budget runs out before the first iteration and the lines
+    come from a one-ply search of their own."""
+    left_out = ["b2e2", "g3g4", "h0g2", "c3c4", "b0c2", "h2e2", "b0a2", "b2d2"]
+    allowed = [m for m in Board().legal_moves() if m not in left_out]
+    process = engine()
+    process.send("setoption name UCI_LimitStrength value true")
+    process.send(f"setoption name UCI_Elo value {levels.MIN_ELO}")
+    for _ in range(6):
+        process.send("position startpos")
+        process.send("go depth 5 searchmoves " + " ".join(allowed))
+        process.expect(r"bestmove (\S+)", timeout=20)
+        assert process.child.match.group(1) in allowed
+
+
 # -- moves and errors ------------------------------------------------------------------
 
 def test_every_level_plays_legal_moves():
