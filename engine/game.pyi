@@ -58,6 +58,9 @@ class GameBoard:
         """The side to move has no legal move: the game is over."""
     def outcome(self) -> int | None:
         """None while the game goes on; at its end +1, 0, -1: the side to move won, drew, lost."""
+    def rule_outcome(self) -> int | None:
+        """None, or +1, 0, -1 for the side to move when the game's own rule ends it here
+        although moves remain (Dodgem: a recurring position draws)."""
     @property
     def hash(self) -> int:
         """The position's Zobrist key."""

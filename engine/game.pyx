@@ -140,6 +140,15 @@ cdef class GameBoard:
         cdef int score = self.ops.no_move_score(self.state, 0)
         return (score > 0) - (score < 0)
 
+    def rule_outcome(self):
+        """None, or +1, 0 or -1 for the side to move when the game's own rule
+        ends it here although moves remain (Dodgem: a position that recurs,
+        with the same side to move, draws), as the search judges it."""
+        cdef int score = 0, back = 0
+        if self.ops.rule_result is NULL or not self.ops.rule_result(self.state, 0, &score, &back):
+            return None
+        return (score > 0) - (score < 0)
+
     @property
     def hash(self):
         return self.ops.key(self.state)

@@ -394,6 +394,22 @@ def test_small_games_through_the_same_page():
     run(body())
 
 
+def test_a_dodgem_position_that_recurs_draws_the_game():
+    """The rule the docs state and the search plays by: a Dodgem game whose
+    position comes back (the same side to move) is drawn, not played on."""
+    async def body():
+        async with Page() as page:
+            await page.send(type="new", variant="dodgem")
+            await page.send(type="mode", engine=None)
+            for move in ("a3b3", "b1a1", "b3b2", "a1b1"):
+                state = await page.send(type="move", move=move)
+                assert state["result"] is None, move
+            state = await page.send(type="move", move="b2b3")
+            assert state["result"]["result"] == "1/2-1/2"
+            assert state["result"]["termination"] == "repetition"
+    run(body())
+
+
 def test_a_crashing_engine_is_reported_and_replaced():
     async def body():
         async with Page([sys.executable, FAKE, "--mode", "crash", "--at", "1"]) as page:

@@ -157,6 +157,9 @@ def judge(variant, board, last_capture):
             dict(zip(("result", "termination", "reason"), verdict))
     outcome = board.outcome()
     if outcome is None:
+        if board.rule_outcome() == 0:         # Dodgem: a position that recurs draws
+            return {"result": "1/2-1/2", "termination": "repetition",
+                    "reason": "Draw by repetition"}
         return None
     if outcome == 0:
         return {"result": "1/2-1/2", "termination": "game over", "reason": "Draw"}
