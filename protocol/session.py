@@ -294,7 +294,9 @@ class Session:
         level = self.strength() if self.game == "xiangqi" and not over and table is None \
             else None
         if level is not None:
-            limits["multipv"] = max(limits.get("multipv") or 1, level.candidates)
+            # The level's own lines: a MultiPV a GUI left raised would spread its
+            # node budget over more lines and play another level.
+            limits["multipv"] = level.candidates
             limits["nodes"] = min(limits["nodes"], level.search_nodes) if limits.get("nodes") \
                 else level.search_nodes
         if not over and table is None:

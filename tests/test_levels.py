@@ -105,6 +105,21 @@ def test_a_level_never_plays_a_move_left_out(engine):
         assert process.child.match.group(1) in allowed
 
 
+def test_a_raised_multipv_does_not_change_the_level(engine):
+    """A GUI's MultiPV left at 10 would spread the level's node budget over
+    more lines: the level searches its own number of lines."""
+    level = levels.level_for_elo(levels.MAX_ELO)
+    process = engine()
+    process.send("setoption name MultiPV value 10")
+    process.send("setoption name UCI_LimitStrength value true")
+    process.send(f"setoption name UCI_Elo value {levels.MAX_ELO}")
+    process.send("position startpos")
+    process.send("go depth 4")
+    process.expect(r"bestmove \S+", timeout=20)
+    shown = {int(n) for n in re.findall(r"multipv (\d+)", process.before)}
+    assert shown and max(shown) == level.candidates < 10
+
+
 # -- moves and errors ------------------------------------------------------------------
 
 def test_every_level_plays_legal_moves():
