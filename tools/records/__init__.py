@@ -2,7 +2,7 @@
 
     tuong-pgn convert FILE... --to coords|ranks1|iccs|wxf|chinese|vietnamese [-o OUT]
 
-reads PGN (UTF-8 or GB2312/GBK/GB18030, any line ends, moves in any notation
+reads PGN (UTF-8, GB2312/GBK/GB18030, Big5 or UTF-16, any line ends, moves in any notation
 of tools/records/notation.py: the `[Format]` tag where given, detection otherwise),
 XQF (.xqf, tools/records/xqf.py) and FEN/EPD files (a position a line), and writes
 UTF-8 PGN with a `[Format]` tag naming the notation. Comments (all those

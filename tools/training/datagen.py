@@ -1,7 +1,7 @@
 """tuong-datagen: training positions from self-play, in the process or through tuong-match.
 
     tuong-datagen --out FILE --positions N [--nodes 3000] [--random-plies 6,10]
-                  [--openings EPD] [--concurrency 2 | --cluster ADDRESS] [--seed 1]
+                  [--openings EPD] [--concurrency 1 | --cluster ADDRESS] [--seed 1]
                   [--eval-file F] [--hash 16] [--max-plies 400]
     tuong-datagen --pgnout games.pgn --openings openings.epd --games 2000
                   [--nodes 5000 | --depth D] [--spread 0.25] [--concurrency 1]

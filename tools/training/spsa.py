@@ -1,7 +1,7 @@
 """tuong-spsa: tune the search's numeric parameters by SPSA, as fishtest does.
 
     tuong-spsa --state FILE [--iterations 2000] [--pairs 1] [--each nodes=5000 | tc=2+0.02]
-               [--param NAME[:C_END[:R_END]]]... [--openings EPD] [--concurrency 2]
+               [--param NAME[:C_END[:R_END]]]... [--openings EPD] [--concurrency 1]
                [--cluster ADDRESS] [--engine CMD] [--seed 1] [--hash 16]
 
 Each iteration draws a random sign for every parameter, plays --pairs game
