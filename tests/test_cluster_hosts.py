@@ -131,7 +131,9 @@ def test_datagen_across_hosts_with_a_worker_killed_loses_nothing_and_writes_noth
     hosts.workers["worker-a"].kill()                  # in the middle of its tasks
     assert client.wait(timeout=300) == 0, (tmp_path / "datagen.log").read_text()[-3000:]
     count = dataset.count(out)
-    tasks = [json.loads(line) for line in journal.read_text().splitlines()]
+    entries = [json.loads(line) for line in journal.read_text().splitlines()]
+    tasks = [e for e in entries if "seed" in e]
+    assert entries[0] == {"start": 0}                             # where the run began
     assert count >= 1500
     assert len({t["seed"] for t in tasks}) == len(tasks)          # no task twice
     offset = 0

@@ -43,6 +43,9 @@ def test_decode_gives_each_pieces_square_and_kind():
     (lambda r: r.__setitem__(slice(0, 12), b"\xff" * 12), "occupancy beyond square 89"),
     (lambda r: r.__setitem__(slice(0, 12), (2**40 - 1).to_bytes(12, "little")),
      "more than 32 pieces"),
+    # Red's general and the a0 rook change places: a general on a0.
+    (lambda r: (r.__setitem__(12, r[12] & 0xF0), r.__setitem__(14, (r[14] & 0xF0) | 4)),
+     "a general outside its palace"),
 ])
 def test_a_record_no_position_can_have_is_an_error_naming_file_and_record(tmp_path, capsys,
                                                                           damage, what):
@@ -354,6 +357,33 @@ def test_datagen_cuts_records_its_journal_does_not_account_for(tmp_path):
         assert selfplay._agree_with_journal(out, have) == 15
     assert dataset.count(path) == 15
     assert len((tmp_path / "j.bin.tasks").read_text().splitlines()) == 2
+    # A run killed while writing its first task: its start says where the
+    # accounted records end, so its partial records go too.
+    path.write_bytes(dataset.header() + record)                   # 10 records
+    (tmp_path / "j.bin.tasks").write_text('{"start": 4}\n')
+    out, have = dataset.open_for_append(path)
+    with out:
+        assert selfplay._agree_with_journal(out, have) == 4
+    assert dataset.count(path) == 4
+
+
+def test_two_runs_on_one_file_are_refused(tmp_path):
+    """The journal is locked while a run writes: a second run on the same
+    file stops at once instead of writing over the first's records."""
+    import fcntl
+    path = tmp_path / "l.bin"
+    journal = open(str(path) + ".tasks", "a")
+    fcntl.flock(journal, fcntl.LOCK_EX)                           # a run under way
+    try:
+        with pytest.raises(SystemExit, match="another run is writing"):
+            datagen.main(["--out", str(path), "--positions", "10", "--nodes", "100",
+                          "--concurrency", "1"])
+    finally:
+        journal.close()
+    assert datagen.main(["--out", str(path), "--positions", "10", "--nodes", "100",
+                         "--concurrency", "1", "--seed", "3"]) == 0
+    lines = (tmp_path / "l.bin.tasks").read_text().splitlines()
+    assert lines[0] == '{"start": 0}' and dataset.count(path) >= 10
 
 
 def test_one_worker_running_two_tasks_at_once_gives_each_its_own_games():

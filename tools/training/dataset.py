@@ -138,6 +138,13 @@ def read_range(path, start, count):
     return decode(raw, path, first=start)
 
 
+def _in_palace(square, red):
+    """Whether each square (0..89, a0 first) is in Red's palace or Black's."""
+    file, rank = square % 9, square // 9
+    ranks = (rank <= 2) if red else (rank >= 7)
+    return (file >= 3) & (file <= 5) & ranks & (square >= 0)
+
+
 def decode(raw, source="records", first=0):
     """Records (n, 32) uint8 -> dict of numpy arrays:
     square (n, 32) int16: each piece's square 0..89, -1 for no piece;
@@ -166,6 +173,11 @@ def decode(raw, source="records", first=0):
         ((kind > 13).any(axis=1), "a piece kind above 13"),
         (((kind == 0).sum(axis=1) != 1) | ((kind == 7).sum(axis=1) != 1),
          "not one general a side"),
+        # (square % 9: the file, square // 9: the rank) Red's palace d0-f2, Black's d7-f9;
+        # the king buckets' arithmetic reads past its weights for any other square.
+        (((kind == 0) & ~_in_palace(square, red=True)).any(axis=1)
+         | ((kind == 7) & ~_in_palace(square, red=False)).any(axis=1),
+         "a general outside its palace"),
         ((tail["result"] < -1) | (tail["result"] > 1), "a result outside -1..1"),
         (tail["side"] > 1, "a side to move other than 0 or 1"),
     ]

@@ -174,9 +174,20 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
     played again elsewhere, from the same seed: the same games); the
     journal FILE.tasks says, a JSON line a task, which seed wrote which
     records (`offset`, `positions`), so that a file can be checked and its
-    recipe repeated."""
+    recipe repeated; a line {"start": N} marks where each run began. One run
+    at a time writes a file (a lock on its journal)."""
     import concurrent.futures as cf
+    import fcntl
+    journal = open(out.name + ".tasks", "a", encoding="utf-8")
+    try:
+        fcntl.flock(journal, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        journal.close()
+        raise SystemExit(f"tuong-datagen: another run is writing {out.name} (its journal "
+                         f"{out.name}.tasks is locked): one run a file") from None
+    have = _agree_with_journal(out, have)
     if have >= target:
+        journal.close()
         print(f"{out.name} holds {have:,} positions already", file=sys.stderr)
         return 0
     if cluster:
@@ -189,12 +200,14 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
                                           initargs=(os.getpid(),),
                                           mp_context=multiprocessing.get_context("spawn"))
         slots = concurrency
-    have = _agree_with_journal(out, have)
+    # Where this run begins: records past it with no task of their own (a run
+    # killed while writing its first) are cut off when the next run begins.
+    journal.write(json.dumps({"start": have}) + "\n")
+    journal.flush()
     # Seeds follow what the file holds, so that a run that goes on plays new games.
     base = (seed << 40) ^ (have << 8)
     start, written, games, results = time.time(), 0, 0, {1: 0, 0: 0, -1: 0}
     pending, task, seeds = set(), 0, {}
-    journal = open(out.name + ".tasks", "a", encoding="utf-8")
     recipe = {"nodes": settings.nodes, "random_plies": list(settings.random_plies),
               "balance": settings.balance, "max_plies": settings.max_plies,
               "resign": settings.resign, "draw": settings.draw, "hash_mb": settings.hash_mb,
@@ -287,18 +300,21 @@ def _agree_with_journal(out, have):
         return have
     with open(path, encoding="utf-8") as f:
         lines = [line for line in f if line.strip()]
-    tasks = []
+    entries = []
     for line in lines:
         try:
-            tasks.append(json.loads(line))
+            entries.append(json.loads(line))
         except ValueError:
             break                            # a line cut short: it and what follows go
-    kept = [t for t in tasks if t["offset"] + t["positions"] <= have]
+
+    def end_of(entry):                       # a task, or a run's {"start": N}
+        return entry["start"] if "start" in entry else entry["offset"] + entry["positions"]
+    kept = [e for e in entries if end_of(e) <= have]
     if len(kept) != len(lines):
         with open(path, "w", encoding="utf-8") as f:
-            f.writelines(json.dumps(t) + "\n" for t in kept)
+            f.writelines(json.dumps(e) + "\n" for e in kept)
     if kept:
-        end = kept[-1]["offset"] + kept[-1]["positions"]
+        end = end_of(kept[-1])
         if have > end:
             print(f"{out.name}: {have - end:,} records after the journal's last task "
                   "(a run stopped while writing) are cut off", file=sys.stderr)

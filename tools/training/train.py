@@ -435,6 +435,17 @@ class Run:
         self.rng.bit_generator.state = meta["rng"]
 
 
+def saved_scale(path):
+    """The K a checkpoint was trained with, or None (no checkpoint, or one
+    that cannot be read: the resume then says why)."""
+    import numpy as np
+    try:
+        with np.load(path) as saved:
+            return float(json.loads(bytes(saved["meta"]).decode())["settings"]["scale"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 def deal_chunks(rng, train_end, chunk, mix=0, newest=0):
     """One epoch's chunks, in training order: each a list of (start, stop)
     ranges of positions 0 .. train_end - 1, together each position once.
@@ -580,8 +591,12 @@ def main(argv=None):
     if n < 100:
         parser.error(f"{n} positions: too few to train on")
     started = time.time()
+    checkpoint = args.output + ".ckpt"
+    resumed_scale = saved_scale(checkpoint) if args.resume and not args.scale else None
     if args.scale:
         scale = args.scale
+    elif resumed_scale is not None:      # the run's own K: a fit again may differ in its
+        scale = resumed_scale            # last digits (the order of float sums)
     else:                                # fitted on (at most) the first 4 million
         try:
             sample = source.read(0, min(n, 4_000_000))
@@ -612,7 +627,6 @@ def main(argv=None):
     if args.newest:
         settings["newest"] = args.newest
     run = Run(model, Adam(model.params(), args.lr), rng, settings)
-    checkpoint = args.output + ".ckpt"
     if args.resume:
         if not os.path.exists(checkpoint):
             parser.error(f"--resume: no checkpoint {checkpoint}")
