@@ -49,6 +49,10 @@ class XBoard:
         self.out = session.out
         self.current = "?"             # the command being handled, for errors
         self.engine_side = "b"         # "w", "b", or None (force mode)
+        # After a setboard we refused, no position is ours until the next new,
+        # variant or good setboard: CECP has us answer every move Illegal move
+        # then, rather than play on in a game the GUI no longer shows.
+        self.no_position = False
         self.post = False
         self.depth = None              # sd
         self.move_ms = None            # st
@@ -86,11 +90,16 @@ class XBoard:
 
     def cmd_option(self, args):
         name, _, value = " ".join(args).partition("=")
-        try:
-            self.s.stop_search(discard=True)
-            self.s.options.set(name, value)
-        except (KeyError, ValueError) as err:
-            self.error(err.args[0] if err.args else str(err))
+
+        def apply():
+            try:
+                self.s.options.set(name, value)
+            except (KeyError, ValueError) as err:
+                self.error(err.args[0] if err.args else str(err))
+        # XBoard sends its settings dialog's options whenever the user presses
+        # OK: one that comes while we think on our move waits for the move,
+        # never cancels it (we would lose on time).
+        self.s.after_search(apply)
 
     def cmd_cores(self, args):
         """CECP's thread count (we announce smp=1): the Threads option."""
@@ -112,6 +121,7 @@ class XBoard:
     def cmd_new(self, args):
         self.s.new_game()
         self.engine_side, self.depth, self.time_ms = "b", None, None
+        self.no_position = False
 
     def cmd_variant(self, args):
         if [a.lower() for a in args] != ["xiangqi"]:
@@ -119,12 +129,15 @@ class XBoard:
             return
         self.s.stop_search(discard=True)
         self.s.board = self.s.new_board()
+        self.no_position = False
 
     def cmd_setboard(self, args):
         self.s.stop_search(discard=True)
         try:
             self.s.board = self.s.new_board(" ".join(args))
+            self.no_position = False
         except ValueError as err:
+            self.no_position = True
             self.out(f"tellusererror Illegal position: {clip(str(err))}")
 
     def cmd_usermove(self, args):
@@ -132,6 +145,9 @@ class XBoard:
             self.error("usermove needs one move")
             return
         self.s.stop_search(discard=True)
+        if self.no_position:
+            self.out(f"Illegal move (no position): {shown(args[0])}")
+            return
         try:
             self.s.board.push(args[0])
         except ValueError:
@@ -144,6 +160,9 @@ class XBoard:
 
     def cmd_go(self, args):
         self.s.stop_search(discard=True)
+        if self.no_position:
+            self.error("no position: setboard was refused")
+            return
         self.engine_side = self.s.board.turn
         self.think()
 

@@ -51,7 +51,14 @@ def test_a_game_opening_with_clocks_ping_and_errors(xb):
     assert xb.line("Error") == "Error (unknown command): flurble"
     xb.send("setboard not a fen")
     assert xb.line("tellusererror").startswith("tellusererror Illegal position")
-    # The game is still there: a legal reply to our move is accepted.
+    # CECP: no position is ours now, so every move is illegal and go is refused
+    # (playing on in the old game would send moves illegal in the GUI's).
+    xb.send("usermove h0g2")
+    assert xb.line("Illegal move").startswith("Illegal move (no position): h0g2")
+    xb.send("go")
+    assert "no position" in xb.line("Error")
+    # A good setboard gives a position again: the game's, from its FEN.
+    xb.send(f"setboard {board.fen()}")
     xb.send("force")
     xb.send("usermove h0g2")
     xb.send("undo")
@@ -63,6 +70,20 @@ def test_a_game_opening_with_clocks_ping_and_errors(xb):
     xb.send("go")                                 # we play Black from here
     board.push("h0g2")
     assert xb.expect(r"move ([a-i]\d[a-i]\d)", 10).group(1) in board.legal_moves()
+
+
+def test_an_option_set_while_we_think_waits_for_our_move(xb):
+    """XBoard sends its settings dialog's options whenever the user presses
+    OK: our move still comes (a cancelled one would lose on time), then the
+    option is set."""
+    for line in ("new", "variant xiangqi", "st 1", "usermove h2e2"):
+        xb.send(line)
+    xb.send("option Hash=32")
+    xb.send("option Bogus=1")
+    xb.expect(r"move [a-i]\d[a-i]\d", 10)
+    xb.send("ping 4")
+    xb.expect("pong 4")
+    assert "Bogus" in xb.before and "Error" in xb.before   # the bad one, said after the move
 
 
 def test_thinking_output_uses_centiseconds_and_mate_scores(xb):
