@@ -222,7 +222,7 @@ def test_read_range_is_a_slice_of_the_whole(tmp_path):
         assert np.array_equal(part[key], whole[key][123:323])
 
 
-@pytest.mark.parametrize("mix", [0, 64, 5000])
+@pytest.mark.parametrize("mix", [0, 64, 2000, 5000])
 def test_an_epochs_chunks_cover_the_training_data_once(mix):
     """Chunks in a random order, each a stretch of the files; or, mixed,
     blocks dealt among as many chunks of about the same size, each drawing
@@ -233,7 +233,8 @@ def test_an_epochs_chunks_cover_the_training_data_once(mix):
     chunks = train.deal_chunks(rng, 10_050, 2_500, mix)
     covered = sorted(p for ranges in chunks for start, stop in ranges for p in range(start, stop))
     assert covered == list(range(10_050))
-    assert len(chunks) == 5
+    # Blocks of 2,000 fit one to a chunk of 2,500: six chunks, not five of up to 4,000.
+    assert len(chunks) == (6 if mix == 2000 else 5)
     sizes = [sum(stop - start for start, stop in ranges) for ranges in chunks]
     assert max(sizes) <= 2_500
     if mix == 64:
@@ -241,7 +242,7 @@ def test_an_epochs_chunks_cover_the_training_data_once(mix):
         for ranges in chunks:                   # every chunk reaches both ends of the data
             assert ranges == sorted(ranges)
             assert ranges[0][0] < 2_500 and ranges[-1][0] >= 7_500
-    else:                                       # stretches, in a shuffled order
+    elif mix in (0, 5000):                      # stretches, in a shuffled order
         assert all(len(ranges) == 1 for ranges in chunks)
         assert [ranges[0][0] % 2_500 for ranges in chunks] == [0] * 5
         assert [ranges[0][0] for ranges in chunks] != sorted(ranges[0][0] for ranges in chunks)
@@ -427,3 +428,21 @@ def test_train_threads_limits_the_numeric_librarys_threads(tmp_path):
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "pools [1]" in proc.stdout, proc.stdout
+
+
+def test_a_task_installs_its_own_network_after_another_runs_task():
+    """The evaluation is the worker process's: a task of another run (another
+    network) in between must not leave this run's games to that network."""
+    from tuong.engine import evalfile, weights
+    from tuong.tools.training import selfplay
+    mine = selfplay.Settings(nodes=50, max_plies=20)                 # the shipped network
+    theirs = selfplay.Settings(nodes=50, max_plies=20, eval_file=str(weights.DEFAULT_PATH))
+    try:
+        selfplay.play_games(mine, 1, 1)
+        assert "NNUE" in evalfile.describe()
+        selfplay.load_eval(theirs.eval_file)          # another run's task, this process
+        assert "NNUE" not in evalfile.describe()
+        selfplay.play_games(mine, 2, 1)
+        assert "NNUE" in evalfile.describe()
+    finally:
+        selfplay.load_eval("")

@@ -134,10 +134,14 @@ def _square(name):
     return (int(name[1:]) * 9) + ord(name[0]) - ord("a")
 
 
+_loaded = {"eval": None}          # the evaluation this process has installed (it is global)
+
+
 def load_eval(path):
     """Install the evaluation file `path` ("" or None: the shipped one)."""
     from tuong.engine import evalfile
     evalfile.load(path or None)
+    _loaded["eval"] = path or ""
 
 
 _players = threading.local()     # one player a thread: a Dask worker may run tasks at once
@@ -149,6 +153,12 @@ def play_games(settings, seed, games):
     player = getattr(_players, "player", None)
     if player is None or player.s != settings:
         player = _players.player = SelfPlay(settings, seed)
+    elif _loaded["eval"] != (settings.eval_file or ""):
+        # Another run's task on this worker installed its own network since:
+        # the evaluation is the process's, so this task installs its own again.
+        # (Two runs with different networks at once on one worker process
+        # would still share it: give each its own workers.)
+        load_eval(settings.eval_file)
     player.rng.seed(seed)
     out, results = [], []
     for _ in range(games):

@@ -452,8 +452,8 @@ def deal_chunks(rng, train_end, chunk, mix=0, newest=0):
     Without `mix`, chunk after chunk of the files in a random order (one
     chunk: the generator is not drawn from, so a run that fits in one chunk
     is the whole-data run); with it, blocks of `mix` positions dealt at
-    random among as many chunks, each chunk's blocks in file order (a
-    block is at most a chunk, so no chunk is larger than without). With
+    random among as many chunks as keep each within `chunk` positions, each
+    chunk's blocks in file order. With
     `newest`, the last `newest` positions are dealt the same way apart,
     and their chunks come last."""
     split = max(0, train_end - newest)
@@ -471,7 +471,9 @@ def _deal(rng, begin, end, chunk, mix):
     import numpy as np
     mix = min(mix, chunk)
     blocks = np.arange(begin, end, mix)
-    dealt = np.array_split(rng.permutation(len(blocks)), len(starts))
+    # As many hands as keep each within `chunk` positions (chunk // mix blocks).
+    hands = max(len(starts), -(-len(blocks) // max(1, chunk // mix)))
+    dealt = np.array_split(rng.permutation(len(blocks)), hands)
     return [[(int(blocks[i]), int(min(blocks[i] + mix, end))) for i in np.sort(hand)]
             for hand in dealt]
 
