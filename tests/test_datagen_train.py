@@ -213,6 +213,36 @@ def _positions(tmp_path, count=3000, seed=7):
     return path
 
 
+def test_a_dead_local_worker_ends_the_run_with_a_word_not_a_traceback(tmp_path):
+    """A worker killed (out of memory, by hand): the run stops, says what
+    happened and how to go on, and the file holds whole tasks only."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    if not os.path.isdir("/proc"):
+        pytest.skip("needs /proc to see the worker processes")
+    out = tmp_path / "pos.bin"
+    proc = subprocess.Popen([sys.executable, "-m", "tuong.tools.training.datagen",
+                             "--out", str(out), "--positions", "10000000", "--nodes", "300",
+                             "--concurrency", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and not (out.exists() and dataset.count(out) > 0):
+            time.sleep(0.2)
+        workers = [p for p in _children(proc.pid) if "spawn_main" in
+                   open(f"/proc/{p}/cmdline").read()]
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 1, err[-2000:]
+        assert "a worker process died" in err and "Traceback" not in err
+        assert (out.stat().st_size - dataset.HEADER.size) % dataset.RECORD_SIZE == 0
+    finally:
+        proc.kill()
+
+
 def test_read_range_is_a_slice_of_the_whole(tmp_path):
     np = need_module("numpy")
     path = _positions(tmp_path, 500)

@@ -188,6 +188,7 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
     at a time writes a file (a lock on its journal)."""
     import concurrent.futures as cf
     import fcntl
+    from concurrent.futures.process import BrokenProcessPool
     journal = open(out.name + ".tasks", "a", encoding="utf-8")
     try:
         fcntl.flock(journal, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -227,8 +228,12 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
     # between a task's records and its journal line (see _Stop).
     stop = _Stop()
     previous = {sig: signal.signal(sig, stop.handle) for sig in (signal.SIGTERM, signal.SIGINT)}
+    checked = time.monotonic()
     try:
         while have + written < target:
+            if client is not None and time.monotonic() - checked > 10:
+                # Workers that join later get tasks too (as tuong-match's pool does).
+                slots, checked = max(1, sum(client.nthreads().values())), time.monotonic()
             while len(pending) < 2 * slots:
                 future = executor.submit(play_games, settings, base + task, GAMES_PER_TASK)
                 seeds[future] = base + task
@@ -255,6 +260,11 @@ def fill(out, have, target, settings, seed, concurrency, cluster=None):
                   end="", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         print("\ninterrupted: the file holds every finished game", file=sys.stderr)
+    except BrokenProcessPool as error:
+        # A local worker died (killed, out of memory): what was written stands.
+        print(f"\ntuong-datagen: a worker process died ({error}); the file holds every "
+              "finished task: run the same command again to go on", file=sys.stderr)
+        return 1
     finally:
         journal.close()
         for future in pending:
