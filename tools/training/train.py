@@ -22,7 +22,8 @@ error of sigmoid(eval / K). K, the scale that turns centipawns into an
 expected result, is fitted first on the data (the K that best predicts the
 results from the scores) unless --scale gives it. Every position is also
 used mirrored left-right (Xiangqi's rules are symmetric). The last
---validation share of the data (whole games: the files are in game order)
+--validation share of the data (games apart from the training ones, but for
+the one the cut falls in: the files are in game order)
 is held out; the training and validation losses are printed after every
 epoch, with a progress bar within it. The learning rate is cut by 3 for
 the last third of the epochs. The piece-square path starts from the
