@@ -58,6 +58,7 @@ CASES = [
     ("training.tune", ["{tmp}/malformed.txt"]),
     ("training.tune", ["{tmp}/positions.txt", "-o", "/nonexistent/w.json"]),
     ("training.tune", ["{tmp}/positions.txt", "--l2", "nan"]),
+    ("training.tune", ["{tmp}/positions.txt", "--anchor", "R=900", "--freeze", "tempo"]),
     ("training.datagen", ["--openings", "{tmp}/o.epd", "--pgnout", "{tmp}/g.pgn", "--games", "0"]),
     ("training.datagen", ["--openings", "{tmp}/o.epd", "--pgnout", "{tmp}/g.pgn",
                  "--", "-cluster", "bogus"]),
@@ -194,3 +195,20 @@ def test_sprt_runner_draws_and_prints_a_seed_for_games_kept_in_a_file(tmp_path, 
                               "-openings", f"file={match.DEFAULT_OPENINGS}", "order=random",
                               "-seed", printed.group(1)])
     assert started[0].openings == again.openings
+
+
+def test_bench_says_its_evaluation_and_a_missing_peer(monkeypatch, capsys):
+    """tuong-bench measures the engine's evaluation (the shipped network, not
+    a fresh process's hand-crafted one) and says so; without Fairy-Stockfish
+    it says that tuong's figures come alone."""
+    from tuong.engine import evalfile
+    from tuong.tools import bench
+    monkeypatch.setattr(bench, "find_fairy", lambda path=None: None)
+    evalfile.load(bench.weights.DEFAULT_PATH)        # as if something left it hand-crafted
+    try:
+        assert bench.main(["ebf", "--depth", "3", "--low", "2"]) == 0
+    finally:
+        evalfile.load(None)
+    out = capsys.readouterr().out
+    assert "== evaluation: NNUE network default.nnue" in out
+    assert "fairy-stockfish not found: tuong's figures alone" in out

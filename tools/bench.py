@@ -60,6 +60,16 @@ def find_fairy(path=None):
     return None
 
 
+def fairy_or_say(path=None):
+    """find_fairy, and a line saying so when there is none: tuong's figures
+    come alone then, without the ratio the benchmark exists for."""
+    found = find_fairy(path)
+    if not found:
+        print("fairy-stockfish not found: tuong's figures alone, no ratio "
+              "(apt-get install fairy-stockfish)")
+    return found
+
+
 def fairy_perft(binary, depth, fen=START_FEN):
     """Seconds Fairy-Stockfish takes for `go perft depth`, and its count."""
     proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -97,8 +107,10 @@ def bench_perft(args):
     if not fairy:
         print("fairy-stockfish not found: no ratio (apt-get install fairy-stockfish)")
         return 0
-    theirs, their_nodes = fairy_perft(fairy, args.depth)
-    print(f"fairy-stockfish perft({args.depth}) = {their_nodes}  "
+    # The best of as many runs as ours: the ratio compares like with like.
+    timed = [fairy_perft(fairy, args.depth) for _ in range(args.repeat)]
+    theirs, their_nodes = min(t for t, _ in timed), timed[0][1]
+    print(f"fairy-stockfish perft({args.depth}) = {their_nodes}  best of {args.repeat}: "
           f"{theirs:.3f} s  ({their_nodes / theirs / 1e6:.1f} M nodes/s)")
     if their_nodes != nodes:
         print("NODE COUNTS DIFFER")
@@ -186,7 +198,8 @@ def bench_mates(args):
     a shorter one, within the same node budget per position (or, with
     --movetime, the same time: what a player of a game sees)."""
     positions = mate_positions()
-    fairy_path = find_fairy(args.fairy)
+    print(f"== evaluation: {evalfile.describe()}")
+    fairy_path = fairy_or_say(args.fairy)
     fairy = Fairy(fairy_path, 16) if fairy_path else None
     found = {"tuong": 0, "fairy-stockfish": 0}
     searcher = Searcher(16)
@@ -224,7 +237,7 @@ def _timed_search(fen, args):
 def bench_search(args):
     fens = [START_FEN] + bench_fens()
     network = evalfile.load(args.eval_file) != "hand-crafted evaluation"
-    fairy_path = find_fairy(args.fairy)
+    fairy_path = fairy_or_say(args.fairy)
     fairy = Fairy(fairy_path, args.hash) if fairy_path else None
     try:
         print(f"== nodes per second: go movetime {args.movetime} on {len(fens)} positions, "
@@ -266,11 +279,13 @@ def bench_search(args):
         infos = []
         searcher = Searcher(args.hash)
         start = time.perf_counter()
-        searcher.search(Board(), depth=args.depth, hard_ms=args.time_limit * 4000,
+        # The whole time limit, as Fairy-Stockfish gets it: the depth reached is
+        # then comparable (with a depth cap it could not pass --depth).
+        searcher.search(Board(), hard_ms=args.time_limit * 1000,
                         on_info=lambda info: infos.append((info, time.perf_counter() - start)))
         reached = [(i.depth, t) for i, t in infos if i.multipv == 1 and i.bound is None]
         for depth, seconds in reached:
-            if depth >= args.depth - 4:
+            if args.depth - 4 <= depth <= args.depth:
                 print(f"  tuong depth {depth:2d} at {seconds:6.2f} s")
         in_limit = max((d for d, t in reached if t <= args.time_limit), default=0)
         print(f"tuong: depth {in_limit} within {args.time_limit} s")
@@ -329,7 +344,8 @@ def branching(per_position, low, high):
 
 def bench_ebf(args):
     fens = bench_fens()
-    fairy_path = find_fairy(args.fairy)
+    print(f"== evaluation: {evalfile.describe()}")
+    fairy_path = fairy_or_say(args.fairy)
     fairy = Fairy(fairy_path, args.hash) if fairy_path else None
     ours, theirs = [], []
     try:
@@ -404,6 +420,7 @@ def bench_threads(args):
     with one thread and with N, side by side (the ratio is what counts)."""
     fens = bench_fens()
     counts = (1, args.threads)
+    print(f"== evaluation: {evalfile.describe()}")
     print(f"== {len(fens)} positions; nodes/s at go movetime {args.movetime}, "
           f"then time to depth {args.depth} (a fresh table each)")
     nps, to_depth = {}, {}
@@ -489,7 +506,7 @@ def bench_latency(args):
     print(f"== answers during go infinite, {args.rounds} rounds each")
     ours = show("tuong",
                 *measure_latency([sys.executable, "-m", "tuong.protocol"], [], args.rounds))
-    fairy = find_fairy(args.fairy)
+    fairy = fairy_or_say(args.fairy)
     if fairy:
         theirs = show("fairy-stockfish", *measure_latency(
             [fairy], ["setoption name UCI_Variant value xiangqi"], args.rounds))
@@ -536,6 +553,7 @@ def main(argv=None):
     mates.add_argument("--nodes", type=count, default=100_000, help="node budget per position")
     mates.add_argument("--movetime", type=ms, help="a time per position (ms) instead of nodes")
     mates.add_argument("--fairy", help="path of the fairy-stockfish binary")
+    mates.add_argument("--eval-file", help="network or weights file (default: the shipped one)")
     mates.set_defaults(run=bench_mates)
     latency = sub.add_parser("latency", help="isready/stop answer times vs Fairy-Stockfish")
     latency.add_argument("--rounds", type=count, default=20)
@@ -546,6 +564,7 @@ def main(argv=None):
     ebf.add_argument("--low", type=depth, default=10, help="first depth of the range")
     ebf.add_argument("--hash", type=hash_mb, default=64, help="MB of hash for both engines")
     ebf.add_argument("--fairy", help="path of the fairy-stockfish binary")
+    ebf.add_argument("--eval-file", help="network or weights file (default: the shipped one)")
     ebf.set_defaults(run=bench_ebf)
     nodes = sub.add_parser("nodes", help="node counts to a fixed depth (the search's signature)")
     nodes.add_argument("--depth", type=depth, default=9)
@@ -559,6 +578,7 @@ def main(argv=None):
     threads.add_argument("--movetime", type=ms, default=2000, help="ms per bench position")
     threads.add_argument("--depth", type=depth, default=14, help="depth to time")
     threads.add_argument("--hash", type=hash_mb, default=64, help="MB of hash")
+    threads.add_argument("--eval-file", help="network or weights file (default: the shipped one)")
     threads.set_defaults(run=bench_threads)
     simd = sub.add_parser("simd", help="the network's loops on each instruction set, ABAB")
     simd.add_argument("--depth", type=depth, default=11)
@@ -574,7 +594,9 @@ def main(argv=None):
         command.error(f"--low ({args.low}) must be below --depth ({args.depth})")
     if getattr(args, "fairy", None):
         check_fairy(command, args.fairy)
-    if getattr(args, "eval_file", None):
+    if hasattr(args, "eval_file"):
+        # The engine's evaluation unless told otherwise (a fresh process has the
+        # hand-crafted one): what is measured is what plays.
         try:
             evalfile.load(args.eval_file)
         except ValueError as e:

@@ -244,6 +244,10 @@ def tune(args, out=print):
                f"K {k:.6f}, lambda {args.lambda_}, l2 {args.l2}; loss train "
                f"{before[0]:.6f} -> {after_exact[0]:.6f}, validation {before[1]:.6f} -> "
                f"{after_exact[1]:.6f}")
+    clipped = sum(not low <= round(v) <= high for v, (low, high) in zip(fitted, W.bounds()))
+    if clipped:
+        out(f"warning: {clipped} weights past their range were clipped to it (the loss "
+            "after rounding below says what that cost)")
     new = W.with_vector(start_weights, fitted, comment=comment)
     after = losses(np.asarray(W.vector(new), float))
     out(f"L-BFGS-B: {result.nit} iterations, {result.nfev} evaluations in "
@@ -278,8 +282,9 @@ def main(argv=None):
     parser.add_argument("--limit", type=integer(1), help="read at most this many positions")
     parser.add_argument("--anchor", metavar="PIECE=VALUE",
                         help="rescale the fitted weights so that PIECE (A B N R C P) is worth "
-                             "VALUE, e.g. R=900: the loss does not change, the search's "
-                             "centipawn margins keep their meaning")
+                             "VALUE, e.g. R=900: the loss does not change (but for weights "
+                             "the scale takes past their range, clipped and said), the "
+                             "search's centipawn margins keep their meaning; not with --freeze")
     parser.add_argument("--freeze", default="",
                         help=f"keys kept as they are, e.g. material,tempo "
                              f"(tunable: {', '.join(W.SPANS)})")
@@ -291,6 +296,10 @@ def main(argv=None):
             parser.error(f"--anchor: expected PIECE=VALUE with PIECE in "
                          f"{' '.join(W.MATERIAL_PIECES)}, e.g. R=900")
         args.anchor = (piece, int(value))
+        if args.freeze:
+            # The anchor scales every weight, so it would move the frozen ones too.
+            parser.error("--anchor scales every weight: it cannot keep --freeze'd keys as "
+                         "they are (tune without --anchor, or freeze nothing)")
     bad = [k for k in args.freeze if k not in W.SPANS]
     if bad:
         parser.error(f"--freeze: {bad[0]!r} is not a tunable key ({', '.join(W.SPANS)})")
