@@ -25,6 +25,7 @@ DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 need(os.path.exists(CHROMIUM) and os.path.exists(DRIVER),
      "Chromium and its driver are not installed (Debian: chromium chromium-driver)")
 
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -382,7 +383,15 @@ def test_a_game_link_keeps_the_game_it_replaces_in_the_library(browser, server):
     until(browser, lambda s: [m["move"] for m in s["moves"]] == ["b2e2"], "the linked game")
     browser.wait.until(lambda d: "The game before the link"
                        in d.find_element(By.ID, "library-list").text)
-    browser.find_element(By.CSS_SELECTOR, "#library-list .lib-open").click()
+
+    def open_first(driver):
+        # The list is drawn again as states come: a button found may be gone by the click.
+        try:
+            driver.find_element(By.CSS_SELECTOR, "#library-list .lib-open").click()
+            return True
+        except StaleElementReferenceException:
+            return False
+    browser.wait.until(open_first)
     confirm(browser)
     until(browser, lambda s: [m["move"] for m in s["moves"]] == ["h2e2", "h9g7"], "it, back")
 
