@@ -166,26 +166,35 @@ def _alive(pid):
         return False
 
 
-@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
-def test_stopping_datagen_leaves_no_worker_behind(tmp_path, how):
+def _datagen_with_workers(out, stderr):
+    """A tuong-datagen process on two local workers, once it has written
+    records: (the process, its worker pids)."""
     import os
-    import signal
     import subprocess
     import sys
     import time
     if not os.path.isdir("/proc"):
         pytest.skip("needs /proc to see the worker processes")
-    out = tmp_path / "pos.bin"
     proc = subprocess.Popen([sys.executable, "-m", "tuong.tools.training.datagen",
                              "--out", str(out), "--positions", "10000000", "--nodes", "300",
                              "--concurrency", "2"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=stderr, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and not (out.exists() and dataset.count(out) > 0):
+        time.sleep(0.2)
+    workers = [p for p in _children(proc.pid) if "spawn_main" in
+               open(f"/proc/{p}/cmdline").read()]
+    return proc, workers
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_stopping_datagen_leaves_no_worker_behind(tmp_path, how):
+    import signal
+    import subprocess
+    import time
+    out = tmp_path / "pos.bin"
+    proc, workers = _datagen_with_workers(out, subprocess.DEVNULL)
     try:
-        deadline = time.time() + 60
-        while time.time() < deadline and not (out.exists() and dataset.count(out) > 0):
-            time.sleep(0.2)
-        workers = [p for p in _children(proc.pid) if "spawn_main" in
-                   open(f"/proc/{p}/cmdline").read()]
         assert len(workers) == 2
         proc.send_signal(getattr(signal, how))
         proc.wait(timeout=30)
@@ -219,21 +228,9 @@ def test_a_dead_local_worker_ends_the_run_with_a_word_not_a_traceback(tmp_path):
     import os
     import signal
     import subprocess
-    import sys
-    import time
-    if not os.path.isdir("/proc"):
-        pytest.skip("needs /proc to see the worker processes")
     out = tmp_path / "pos.bin"
-    proc = subprocess.Popen([sys.executable, "-m", "tuong.tools.training.datagen",
-                             "--out", str(out), "--positions", "10000000", "--nodes", "300",
-                             "--concurrency", "2"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc, workers = _datagen_with_workers(out, subprocess.PIPE)
     try:
-        deadline = time.time() + 60
-        while time.time() < deadline and not (out.exists() and dataset.count(out) > 0):
-            time.sleep(0.2)
-        workers = [p for p in _children(proc.pid) if "spawn_main" in
-                   open(f"/proc/{p}/cmdline").read()]
         os.kill(workers[0], signal.SIGKILL)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 1, err[-2000:]
