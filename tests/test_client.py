@@ -423,6 +423,19 @@ def test_tuong(tuong_available, proto):
 
 
 @pytest.mark.parametrize("proto", ["uci", "ucci", "xboard"])
+def test_a_refused_option_value_raises_and_the_engine_plays_on(tuong_available, proto, tmp_path):
+    # A match whose EvalFile cannot be read must not play on with the
+    # engine's own network: the engine's refusal reaches the caller.
+    missing = tmp_path / "missing.nnue"
+    with open_engine(tuong_command(), proto, env=env(), cwd=ROOT) as engine:
+        with pytest.raises(UnsupportedError, match="refused an option.*missing.nnue"):
+            engine.configure({"Threads": 1, "EvalFile": str(missing)})
+        engine.configure({"Threads": 1})           # an accepted value says nothing
+        engine.new_game()
+        assert legal_after((None, []), engine.play((None, []), Limit(depth=1)).move)
+
+
+@pytest.mark.parametrize("proto", ["uci", "ucci", "xboard"])
 def test_a_stop_after_the_engines_move_does_not_answer_the_next_search(tuong_available, proto):
     """The search is over (its move written, not yet read) when stop() sends
     the stop: tuong over UCCI answers that idle stop with `nobestmove`, which

@@ -77,7 +77,10 @@ class Engine:
 
     def configure(self, options: Dict[str, Any]) -> None:
         """Set options by name (case-insensitive); an unknown name raises
-        UnsupportedError before anything is sent."""
+        UnsupportedError before anything is sent, and so does a value the
+        engine says it refused (tuong's `info string error: ...`), after
+        the others are set: a match must not play on with the engine's old
+        value (say, its own network instead of the one asked for)."""
         with self._operation():
             for name in options:
                 self._option(name)
@@ -85,7 +88,9 @@ class Engine:
                 self._setoption(name, value)
                 if name.lower() == "uci_variant":
                     self.variant = str(value).lower()
-            self._sync()
+            refusals = [line.strip() for line in self._sync() if self._refusal(line)]
+        if refusals:
+            raise UnsupportedError(f"{self.name} refused an option: {'; '.join(refusals)}")
 
     def new_game(self) -> None:
         with self._operation():
@@ -261,8 +266,13 @@ class Engine:
         raise NotImplementedError
 
     def _sync(self):
-        """Read up to the engine's answer to a sync (isready, ping)."""
+        """Read up to the engine's answer to a sync (isready, ping); the
+        lines read before it."""
         raise NotImplementedError
+
+    def _refusal(self, line):
+        """Whether a line answering setoption says the value was refused."""
+        return False
 
     def _new_game(self):
         raise NotImplementedError

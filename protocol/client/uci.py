@@ -51,8 +51,14 @@ class UciEngine(Engine):
     def _sync(self):
         self._send("isready")
         deadline = time.monotonic() + SYNC_TIMEOUT
-        while self._read(deadline)[1].strip() != "readyok":
-            pass
+        lines = []
+        while (line := self._read(deadline)[1]).strip() != "readyok":
+            lines.append(line)
+        return lines
+
+    def _refusal(self, line):
+        # tuong's own words, and Stockfish's (Fairy-Stockfish's) for a name.
+        return line.startswith(("info string error", "No such option"))
 
     def _new_game(self):
         self._send("ucinewgame")

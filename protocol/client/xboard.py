@@ -72,6 +72,7 @@ class XboardEngine(Engine):
     def _sync(self):
         """ping/pong when the engine has ping; an `Illegal move` before the
         pong means our move list and the engine's board disagree."""
+        lines = []
         if self.features.get("ping") != "1":
             while not self._lines.empty():       # the best we can do without ping
                 item = self._lines.get_nowait()
@@ -79,15 +80,21 @@ class XboardEngine(Engine):
                     self._lines.put(None)
                     break
                 self._check_rejection(item[1])
-            return
+                lines.append(item[1])
+            return lines
         self._ping += 1
         self._send(f"ping {self._ping}")
         deadline = time.monotonic() + SYNC_TIMEOUT
         while True:
             _, line = self._read(deadline)
             if line.strip() == f"pong {self._ping}":
-                return
+                return lines
             self._check_rejection(line)
+            lines.append(line)
+
+    def _refusal(self, line):
+        # tuong's answer to a refused `option`, and the protocol's error words.
+        return line.startswith(("Error", "tellusererror", "telluser error"))
 
     def _check_rejection(self, line):
         """`Illegal move: X`, or an `Error (...): X` about a move (Fairy-Stockfish
