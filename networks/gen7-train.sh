@@ -6,6 +6,10 @@
 export PATH=/work/venv/bin:$PATH
 DATA=${DATA:-/work/data}
 cd "$DATA" || exit 1
+# Not before the data are all there: a run on fewer would train, then refuse to resume
+# once the file had grown (its checkpoint names the count it trained on).
+HAVE=$(python -c "from tuong.tools.training import dataset; print(dataset.count('gen7.bin'))") || exit 1
+[ "$HAVE" -ge 20000000 ] || { echo "gen7.bin holds $HAVE positions: wait for 20,000,000" >&2; exit 1; }
 COMMON="--epochs 10 --seed 7 --threads 1 --limit 20000000"
 for H in 256 512; do
   NET=gen7-h$H.nnue

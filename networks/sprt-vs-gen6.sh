@@ -3,7 +3,10 @@
 # named, so the script means the same when the default changes), same build, 10 s + 0.1 s,
 # bounds [0, 30] and adjudication as gen4's and gen6's SPRTs. Run again to resume.
 export PATH=/work/venv/bin:$PATH
-NET=$1; NAME=$2; GEN6=$(cd "$(dirname "$0")" && pwd)/gen6.nnue
+[ $# -eq 2 ] || { echo "usage: $0 NETWORK NAME" >&2; exit 2; }
+NET=$(realpath "$1") || exit 1; NAME=$2; GEN6=$(cd "$(dirname "$0")" && pwd)/gen6.nnue
+# A network the engine cannot read would leave it on its own (tuong-match stops too).
+python -c "from tuong.engine import network; network.read('$NET')" || exit 1
 tuong-match -engine name=$NAME cmd=tuong option.Hash=64 option.EvalFile=$NET \
   -engine name=gen6 cmd=tuong option.Hash=64 option.EvalFile=$GEN6 \
   -each tc=10+0.1 -sprt elo0=0 elo1=30 -games 800 -concurrency 2 \

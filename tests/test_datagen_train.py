@@ -1,5 +1,6 @@
 """The network's pipeline: positions files, tuong-datagen --out (self-play
 in the process) and tuong-train."""
+import pathlib
 import random
 
 import pytest
@@ -368,6 +369,53 @@ def test_a_resume_with_more_epochs_moves_the_learning_rate_cut(tmp_path, monkeyp
     assert seen == {3: 0.002, 4: 0.002, 5: 0.002 / 3, 6: 0.002 / 3}
     with np.load(str(net) + ".ckpt") as saved:
         assert saved["param0"].shape == (1260, 16)
+
+
+def test_one_run_a_network_and_a_cut_checkpoint_is_refused_in_words(tmp_path, capsys):
+    """A second run on the same network (its checkpoint lock held) stops at
+    once; a checkpoint cut short (a full disk) is named, no traceback."""
+    import fcntl
+    need_module("numpy")
+    need_module("scipy")
+    from tuong.tools.training import train
+    data = _positions(tmp_path, 500)
+    net = tmp_path / "n.nnue"
+    common = [str(data), "-o", str(net), "--hidden", "16", "--batch", "256", "--epochs", "1"]
+    with open(str(net) + ".ckpt.lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(SystemExit):
+            train.main(common)
+    assert "another run is training" in capsys.readouterr().err and not net.exists()
+    assert train.main(common) == 0                     # the lock gone with its holder
+    checkpoint = pathlib.Path(str(net) + ".ckpt")
+    checkpoint.write_bytes(checkpoint.read_bytes()[:300])
+    with pytest.raises(SystemExit):
+        train.main(common + ["--resume"])
+    assert "cannot be read" in capsys.readouterr().err
+
+
+def test_the_piece_square_path_learns_at_its_own_rate(tmp_path, capsys):
+    """At --lr its centipawns hardly move; --psqt-rate 400 lets them learn
+    at the output's scale; the rate is part of the run (a resume with
+    another is refused) and of the network's description."""
+    np = need_module("numpy")
+    need_module("scipy")
+    from tuong.tools.training import train
+    data = _positions(tmp_path, 1000)
+    start = train.hand_crafted_psqt()
+    moved = {}
+    for rate in ("1", "400"):
+        net = tmp_path / f"p{rate}.nnue"
+        assert train.main([str(data), "-o", str(net), "--hidden", "16", "--batch", "256",
+                           "--epochs", "2", "--psqt-rate", rate]) == 0
+        with np.load(str(net) + ".ckpt") as saved:
+            moved[rate] = float(np.abs(saved["param2"] - start).max())
+        assert ("psqt rate 400" in network.read(net).description) == (rate == "400")
+    assert moved["1"] < 0.02 and moved["400"] > 100 * moved["1"], moved   # 16 steps
+    with pytest.raises(SystemExit):
+        train.main([str(data), "-o", str(tmp_path / "p400.nnue"), "--hidden", "16",
+                    "--batch", "256", "--epochs", "3", "--resume"])
+    assert "psqt_rate differ" in capsys.readouterr().err
 
 
 def test_datagen_cuts_records_its_journal_does_not_account_for(tmp_path):
