@@ -34,6 +34,9 @@ cdef enum:
     # so that no evaluation, however odd its weights, reads as a forced
     # result or reaches the search's window bounds.
     EVAL_LIMIT = MATE_BOUND - 1
+    # What a quick_evaluate returns when the full evaluation is no dearer
+    # (a network): outside every evaluation's range.
+    NO_QUICK_ESTIMATE = INFINITE + 1
 
 
 cdef inline int bounded_eval(long long score) noexcept nogil:
@@ -90,7 +93,8 @@ cdef struct GameOps:
     int (*evaluate)(void* state) noexcept nogil
     # Optional (NULL: none). A cheap lower-quality evaluate (Xiangqi:
     # material and piece-square values), trusted where it clears beta by a
-    # wide margin in quiescence.
+    # wide margin in quiescence; NO_QUICK_ESTIMATE when there is none
+    # cheaper than evaluate (Xiangqi with a network).
     int (*quick_evaluate)(void* state) noexcept nogil
     # Optional (NULL: the game has no check). Whether the side to move is in
     # check; and 0 if a move certainly does not give check, 1 if it might.

@@ -349,6 +349,8 @@ cdef class Searcher:
             # if a helper completes it meanwhile.
             taken = self._helper_line(d) if self.control.jumps else None
             new_lines = [taken] if taken else []
+            if taken:
+                s.abortable = 1       # a move exists: stop, time and jumps apply again
             s.iteration = d
             for line in range(self.multipv if not taken else 0):
                 self._exclude(s, self.banned_codes + [l[1][0] for l in new_lines])

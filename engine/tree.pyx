@@ -11,7 +11,8 @@
 from libc.math cimport log
 from libc.stdint cimport int16_t, uint64_t
 
-from tuong.engine.game cimport Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE
+from tuong.engine.game cimport (Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE,
+                                 NO_QUICK_ESTIMATE)
 from tuong.engine.worker cimport (
     Control, SearchState, atomic_load_int, atomic_store_int, atomic_load_i64, count_node,
     ASPIRATION_DEPTH, ASPIRATION_DELTA, now_ns, total_nodes,
@@ -252,7 +253,7 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
             # would not bring the score back under it (lazy evaluation).
             if s.ops.quick_evaluate is not NULL:
                 static_eval = s.ops.quick_evaluate(g)
-                if static_eval - LAZY_MARGIN >= beta:
+                if static_eval != NO_QUICK_ESTIMATE and static_eval - LAZY_MARGIN >= beta:
                     return static_eval
             static_eval = s.ops.evaluate(g)
         best = static_eval

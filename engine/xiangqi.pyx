@@ -5,7 +5,8 @@ from libc.stdint cimport uint16_t, uint64_t
 from libc.string cimport memcpy
 from tuong.engine.repetition cimport Verdict, find_cycle, judge
 from tuong.engine.game cimport (
-    GameOps, MATE, MAX_MOVES, MAX_PLY, PRUNE_FORWARD, PRUNE_REDUCTIONS, PRUNE_NULL_MOVE,
+    GameOps, MATE, MAX_MOVES, MAX_PLY, NO_QUICK_ESTIMATE, PRUNE_FORWARD, PRUNE_REDUCTIONS,
+    PRUNE_NULL_MOVE,
 )
 from tuong.engine.position cimport (
     Position, Undo, Move, KIND_OF, EMPTY, XQ_MAX_MOVES, side_tag, move_from, move_to,
@@ -146,9 +147,10 @@ cdef int xq_evaluate(void* state) noexcept nogil:
 
 
 cdef int xq_quick_evaluate(void* state) noexcept nogil:
-    # The network is cheap enough to stand in for the quick estimate too.
+    # With a network there is nothing cheaper to try first: asking it twice
+    # (here and in evaluate) cost a second output pass at most quiescence nodes.
     if nn_active:
-        return nn_evaluate(<Position*> state)
+        return NO_QUICK_ESTIMATE
     return quick_evaluate(<Position*> state)
 
 
