@@ -378,6 +378,10 @@ cdef inline int futile(int depth, int searched, int static_eval, int alpha,
     that depth's margin, so a move reduced a lot is pruned further from the
     leaves; late-move pruning past a count of moves at low depth."""
     cdef int lmr_depth = depth - 1 - lmr_reduction(depth, searched)
+    # The defaults reach -1 at the least (a margin of FUTILITY_BASE); tuned
+    # reductions (tuong-spsa) could go below it and make the margin negative.
+    if lmr_depth < -1:
+        lmr_depth = -1
     return (lmr_depth <= FUTILITY_MAX_DEPTH and static_eval + FUTILITY_BASE
             + FUTILITY_PER_PLY * (lmr_depth + 1) <= alpha) \
         or (depth <= LMP_MAX_DEPTH
