@@ -197,6 +197,21 @@ def test_sprt_runner_draws_and_prints_a_seed_for_games_kept_in_a_file(tmp_path, 
     assert started[0].openings == again.openings
 
 
+def test_sprt_runner_builds_the_checkout_it_runs_in(tmp_path, monkeypatch, capsys):
+    """The revisions come from the checkout around the current directory
+    (a plain install's module lives in site-packages, whose folder git does
+    not track); outside any checkout it says so before anything else."""
+    from tuong.tools.match import sprt_runner
+    monkeypatch.chdir(ROOT / "engine")
+    assert sprt_runner.find_repository() == ROOT
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sprt_runner, "__file__", str(tmp_path / "site-packages" / "x.py"))
+    assert sprt_runner.find_repository() is None
+    with pytest.raises(SystemExit) as exit:
+        sprt_runner.main(["--change", "x", "--no-log"])
+    assert exit.value.code == 2 and "inside a checkout of tuong" in capsys.readouterr().err
+
+
 def test_bench_says_its_evaluation_and_a_missing_peer(monkeypatch, capsys):
     """tuong-bench measures the engine's evaluation (the shipped network, not
     a fresh process's hand-crafted one) and says so; without Fairy-Stockfish

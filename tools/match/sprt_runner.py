@@ -5,16 +5,18 @@ between two builds -- and log the result, accepted or not.
                [--tc 4+0.04 | --nodes N] [--elo0 0] [--elo1 5] [--alpha 0.05] [--beta 0.05]
                [--games 4000] [--concurrency 2] [--openings FILE] [--hash 16]
                [--option NAME=VALUE]... [--base-option NAME=VALUE]...
-               [--pgnout FILE [--seed N] [--resume]] [--log docs/testing.md] [--no-log]
+               [--pgnout FILE [--seed N] [--resume]] [--log FILE] [--no-log]
 
-Each revision (a commit, branch or tag; `.` for the working tree as it is
-now) is exported and built once into a cache (~/.cache/tuong-builds, or
-$TUONG_BUILDS), so the two engines run side by side as `python -m tuong.protocol`
-from their own directories. The match uses tuong-match's SPRT (pentanomial
-by default) and the default book unless --openings says otherwise; it stops
-when the SPRT decides (or after --games). A row goes into the testing log:
-date, change, time control, games, W/D/L (from the test build's side), LLR
-and bounds, Elo with its error, verdict, and the two revisions.
+It runs in a checkout of tuong (the one the current directory is in, else
+the one it is installed from). Each revision (a commit, branch or tag; `.`
+for the working tree as it is now) is exported and built once into a cache
+(~/.cache/tuong-builds, or $TUONG_BUILDS), so the two engines run side by
+side as `python -m tuong.protocol` from their own directories. The match
+uses tuong-match's SPRT (pentanomial by default) and the default book unless
+--openings says otherwise; it stops when the SPRT decides (or after
+--games). A row goes into the testing log: date, change, time control,
+games, W/D/L (from the test build's side), LLR and bounds, Elo with its
+error, verdict, and the two revisions.
 
 A run that stopped (Ctrl-C, SIGTERM, the end of a session) goes on with the
 same command and --resume: the games in its --pgnout count and are not played
@@ -42,9 +44,28 @@ from tuong.tools.match.runtime import Fatal
 from tuong.tools.match.sprt import elo_estimate
 from tuong.tools.match.stats import final_report
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 ALIAS = ".tuong-path"              # in a build: tuong -> .., so the build imports as tuong
-DEFAULT_LOG = ROOT / "docs" / "testing.md"
+
+
+def find_repository():
+    """The checkout of tuong whose revisions are built: the one the current
+    directory is in, else the one this module runs from (an editable
+    install, or a plain one into a virtual environment inside a checkout);
+    None if neither is one."""
+    for start in (pathlib.Path.cwd(), pathlib.Path(__file__).resolve().parent):
+        try:
+            top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=start, check=True,
+                                 capture_output=True, text=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            continue
+        top = pathlib.Path(top)
+        if (top / "setup.py").is_file() and (top / "engine" / "search.pyx").is_file():
+            return top
+    return None
+
+
+# Where the revisions come from: set by main() (find_repository).
+ROOT = find_repository() or pathlib.Path.cwd()
 LOG_HEADER = """\
 | date | change | tc | games | W / D / L | LLR (bounds) | Elo | verdict | test | base |
 |---|---|---|---|---|---|---|---|---|---|
@@ -57,8 +78,12 @@ def cache_dir():
 
 
 def _git(*args):
-    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True,
-                          text=True).stdout.strip()
+    try:
+        return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True,
+                              text=True).stdout.strip()
+    except subprocess.CalledProcessError as e:
+        raise SystemExit(f"tuong-sprt: git {' '.join(args)} in {ROOT}: {e.stderr.strip()}") \
+            from None
 
 
 def build(rev):
@@ -88,7 +113,11 @@ def build(rev):
                 shutil.copy2(source, target / name)
     else:
         with tempfile.TemporaryFile() as archive:
-            subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, stdout=archive)
+            done = subprocess.run(["git", "archive", rev], cwd=ROOT, stdout=archive,
+                                  stderr=subprocess.PIPE, text=True)
+            if done.returncode != 0:
+                raise SystemExit(f"tuong-sprt: git archive {rev} in {ROOT}: "
+                                 f"{done.stderr.strip()}")
             archive.seek(0)
             subprocess.run(["tar", "-x", "-C", str(target)], stdin=archive, check=True)
     result = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=target,
@@ -217,9 +246,18 @@ def main(argv=None):
     parser.add_argument("--resume", action="store_true",
                         help="go on with a run that stopped: the games in --pgnout count "
                              "and are not played again")
-    parser.add_argument("--log", default=str(DEFAULT_LOG), help="the testing log to append to")
+    parser.add_argument("--log", help="the testing log to append to "
+                                      "(default: docs/testing.md of the checkout)")
     parser.add_argument("--no-log", action="store_true", help="do not write the log")
     args = parser.parse_args(argv)
+    global ROOT
+    root = find_repository()
+    if root is None:
+        parser.error("run it inside a checkout of tuong (git clone ...): it builds and "
+                     "compares revisions of one")
+    ROOT = root
+    if args.log is None:
+        args.log = str(ROOT / "docs" / "testing.md")
 
     # Everything is checked before the builds, which take minutes.
     if args.resume and not args.pgnout:
