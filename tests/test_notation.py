@@ -75,6 +75,10 @@ def test_hand_checked_cases(fen, move, expected):
     ("N2+3", "wxf", "h0g2"),               # the N and B letters some write
     ("C2.5", "wxf", "h2e2"),               # the WXF standard's "." for sideways
     ("B7+5", "wxf", "c0e2"),
+    ("Ｃ２＝５", "wxf", "h2e2"),             # full-width forms, as in PGN files
+    ("Ｈ２－Ｅ２", "iccs", "h2e2"),
+    ("ｈ２ｅ２", "coords", "h2e2"),
+    ("Ｐ２－５", "vietnamese", "h2e2"),
 ])
 def test_input_variants(text, name, move):
     assert notation.parse(Board(), text, name) == move

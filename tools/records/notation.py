@@ -38,6 +38,7 @@ is accepted when only one legal move fits it.
 """
 import functools
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from tuong.engine.board import Board
@@ -353,6 +354,10 @@ def parse(board: Board | str, text: str, notation: str) -> str:
     saying why when it names none (malformed, illegal or ambiguous)."""
     board = _board(board)
     text = text.strip()
+    if notation != "chinese":
+        # Full-width forms (Ｃ２＝５), as Chinese and Japanese keyboards type
+        # them; the Chinese reader takes its own digits as they come.
+        text = unicodedata.normalize("NFKC", text)
     if notation == "coords":
         if not _COORDS.fullmatch(text):
             raise ValueError(f"not a coordinate move: {text!r}")
