@@ -5,7 +5,7 @@ network file is known by its magic bytes."""
 import os
 from pathlib import Path
 
-from tuong.engine import evaluate, network, nnue
+from tuong.engine import evaluate, network, nnue, weights
 
 # The network the package ships, the default when it is there.
 DEFAULT_NETWORK = Path(__file__).with_name("default.nnue")
@@ -28,7 +28,14 @@ def load(path: str | os.PathLike[str] | None = None) -> str:
     if path is not None and network.is_network_file(path):
         nnue.install(network.read(path), Path(path).name)
     else:
-        evaluate.load_weights(None if path is None else path)
+        try:
+            evaluate.load_weights(None if path is None else path)
+        except weights.WeightsError as err:
+            if path is not None and "not JSON" in str(err):
+                # Neither kind: say both, not only what a weights file lacks.
+                raise weights.WeightsError(f"{path}: neither a network (.nnue) nor a weights "
+                                           "file (JSON)") from None
+            raise
         nnue.disable()
     return describe()
 

@@ -260,6 +260,9 @@ def test_evalfile_option_over_uci_and_ucci(engine_env, tmp_path):
                     "tempo", "integer", "option unchanged")
         e.error_for(f"setoption name EvalFile value {tmp_path / 'none.json'}",
                     "cannot read weights file", "option unchanged")
+        (tmp_path / "games.pgn").write_text('[Event "x"]\n\n1. h2e2 *\n')
+        e.error_for(f"setoption name EvalFile value {tmp_path / 'games.pgn'}",
+                    "neither a network (.nnue) nor a weights file", "option unchanged")
         assert e.roundtrip("isready", "readyok") < 2
         assert _depth1_score(e, " moves h2e2") == after
         # Refused during a search; the board in use is rescored when it loads.

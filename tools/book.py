@@ -356,7 +356,7 @@ def main(argv=None):
 
     build = commands.add_parser("build", help="make a book from games and/or analysis",
                                 description="Make a book from games and/or the engine's "
-                                            "analysis (README: Opening book).")
+                                            "analysis (docs/guide/book.md).")
     build.add_argument("games", nargs="*", help="PGN/XQF files or folders of them")
     build.add_argument("-o", "--output", required=True, help="the book file to write")
     build.add_argument("--plies", type=integer(1, 1000), default=30,

@@ -21,7 +21,7 @@ Options (a value list is KEY=VALUE words):
                         tcp://HOST:8786 joins a running `dask scheduler`, local:N starts
                         N worker processes here (local: one per core). Needs
                         pip install 'tuong[cluster]'; -concurrency is then the cluster's,
-                        one game per worker thread (README: Matches on a cluster)
+                        one game per worker thread (docs/guide/cluster.md)
   -tournament round-robin|gauntlet   with 3+ engines (gauntlet: the first plays the rest)
   -openings file=F [format=epd|pgn] [order=sequential|random] [plies=N]
                         default: tools/data/openings.pgn; each opening is played twice,

@@ -65,7 +65,7 @@ WINDOW_REFRESH = 10.0      # seconds between looks at the number of worker threa
 LEASE = 60.0
 REAP_INTERVAL = 1.0
 
-# Dask's housekeeping for a local cluster (README: the same as environment
+# Dask's housekeeping for a local cluster (docs/guide/cluster.md: the same as environment
 # variables for workers started by hand). A game task needs no statistical
 # profiler (it walks the game thread's stack every 10 ms), no event-loop
 # health tick every 20 ms, no system sample every 0.5 s, no memory check

@@ -66,7 +66,7 @@ def _elo_text(w, d, l):
         return f"Elo {elo_text} +/- {error:.1f}"
     if w + d + l == 0:
         return f"Elo {elo_text} +/- inf"
-    # Near 0% or 100% the symmetric bar is infinite; give the bounds instead.
+    # After a few games, or near 0% or 100%, the symmetric bar is infinite; give the bounds too.
     low, high = (f"{b:+.0f}" if math.isfinite(b) else ("+inf" if b > 0 else "-inf")
                  for b in elo_bounds(w, d, l))
     return f"Elo {elo_text} +/- inf (95%: {low} to {high})"

@@ -73,7 +73,8 @@ class Problem:
     game_kept: bool = False             # the game was read; only a variation of it was not
 
     def __str__(self) -> str:
-        where = f"{self.source}, game {self.game} ({self.title})"
+        # Game 0: the file itself (it could not be read at all).
+        where = self.source if self.game == 0 else f"{self.source}, game {self.game} ({self.title})"
         if self.move_number is not None:
             where += f", move {self.move_number} {self.text!r}"
         return f"{where}: {self.message}"

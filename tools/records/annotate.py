@@ -36,7 +36,7 @@ from tuong.protocol.client import Limit, open_engine
 from tuong.tools.records import commentary, notation as notations
 from tuong.tools import records
 
-SCALE = 588                     # centipawns; tuong-train's fitted K (README: the network)
+SCALE = 588                     # centipawns; tuong-train's fitted K (docs/guide/network.md)
 MARKS = (("??", 0.15), ("?", 0.10), ("?!", 0.05))
 MATE_CP = 10_000                # a mate counted as this many centipawns in average losses
 CP_CAP = 1_000                  # a single move's centipawn loss counts at most this
