@@ -64,8 +64,9 @@ def find_repository():
     return None
 
 
-# Where the revisions come from: set by main() (find_repository).
-ROOT = find_repository() or pathlib.Path.cwd()
+# Where the revisions come from: main() sets the checkout it runs in
+# (find_repository); importing the module runs no git.
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 LOG_HEADER = """\
 | date | change | tc | games | W / D / L | LLR (bounds) | Elo | verdict | test | base |
 |---|---|---|---|---|---|---|---|---|---|
