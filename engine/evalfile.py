@@ -30,12 +30,10 @@ def load(path: str | os.PathLike[str] | None = None) -> str:
     else:
         try:
             evaluate.load_weights(None if path is None else path)
-        except weights.WeightsError as err:
-            if path is not None and "not JSON" in str(err):
-                # Neither kind: say both, not only what a weights file lacks.
-                raise weights.WeightsError(f"{path}: neither a network (.nnue) nor a weights "
-                                           "file (JSON)") from None
-            raise
+        except weights.NotJSONError:
+            # Neither kind: say both, not only what a weights file lacks.
+            raise weights.WeightsError(f"{path}: neither a network (.nnue) nor a weights "
+                                       "file (JSON)") from None
         nnue.disable()
     return describe()
 

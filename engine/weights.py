@@ -89,6 +89,10 @@ class WeightsError(ValueError):
     pass
 
 
+class NotJSONError(WeightsError):
+    """The file is not JSON text at all (so perhaps not meant as weights)."""
+
+
 def _feature_names():
     names, offsets = [], {}
     for key, (shape, _, _, tunable) in SCHEMA.items():
@@ -168,14 +172,14 @@ def read(path):
     """The validated weights in a file; WeightsError if it cannot be read or
     is not a good weights file."""
     try:
-        text = read_regular(path, MAX_FILE_BYTES, "a weights file").decode("utf-8")
-    except (OSError, UnicodeDecodeError, NotAFileError) as err:
+        raw = read_regular(path, MAX_FILE_BYTES, "a weights file")
+    except (OSError, NotAFileError) as err:
         raise WeightsError(f"cannot read weights file {str(path)!r}: "
                            f"{getattr(err, 'strerror', None) or err}") from None
     try:
-        data = json.loads(text)
-    except ValueError as err:
-        raise WeightsError(f"{path}: not JSON ({err})") from None
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError as err:           # UnicodeDecodeError is one too
+        raise NotJSONError(f"{path}: not JSON ({err})") from None
     return validate(data, str(path))
 
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 from conftest import DATA, ROOT, mirror_colours, mirror_files, need_module
 
-from tuong.engine import weights
+from tuong.engine import evalfile, weights
 from tuong.engine.board import Board, PIECE_VALUES, eval_features, evaluate, trace_fens
 from tuong.engine.evaluate import current_weights, load_weights
 
@@ -139,8 +139,14 @@ def test_unreadable_weights_files(tmp_path):
     with pytest.raises(weights.WeightsError, match="cannot read weights file"):
         weights.read(tmp_path / "missing.json")
     (tmp_path / "t.json").write_text("{ not json")
-    with pytest.raises(weights.WeightsError, match="not JSON"):
+    with pytest.raises(weights.NotJSONError, match="not JSON"):
         weights.read(tmp_path / "t.json")
+    # Bytes that are not text at all are not JSON either (evalfile then names both kinds).
+    (tmp_path / "b.bin").write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(weights.NotJSONError, match="not JSON"):
+        weights.read(tmp_path / "b.bin")
+    with pytest.raises(weights.WeightsError, match="neither a network"):
+        evalfile.load(tmp_path / "b.bin")
     (tmp_path / "l.json").write_text("[]")
     with pytest.raises(weights.WeightsError, match="JSON object"):
         weights.read(tmp_path / "l.json")
