@@ -28,7 +28,10 @@ cdef enum:
     # ply like a mate at that ply, as Pikafish scores it. (A band of its own
     # below the mates made the losing side prefer breaking the rule to being
     # mated a move later, and so hid mates the rule cannot escape.)
-    MATE_BOUND = MATE - MAX_PLY
+    # The band is wider than the search's plies: an endgame table's mate
+    # (up to 253 plies, a value byte's range) is scored at its true distance
+    # from a node as deep as MAX_PLY, and keeps it through the hash table.
+    MATE_BOUND = MATE - 512
     INFINITE = 32000
     # The largest |score| an evaluation may give: strictly below the mates,
     # so that no evaluation, however odd its weights, reads as a forced

@@ -5,7 +5,7 @@ from libc.stdint cimport uint16_t, uint64_t
 from libc.string cimport memcpy
 from tuong.engine.repetition cimport Verdict, find_cycle, judge
 from tuong.engine.game cimport (
-    GameOps, MATE, MAX_MOVES, MAX_PLY, NO_QUICK_ESTIMATE, PRUNE_FORWARD, PRUNE_REDUCTIONS,
+    GameOps, MATE, MAX_MOVES, NO_QUICK_ESTIMATE, PRUNE_FORWARD, PRUNE_REDUCTIONS,
     PRUNE_NULL_MOVE,
 )
 from tuong.engine.position cimport (
@@ -172,11 +172,9 @@ cdef int xq_rule_result(void* state, int ply, int* score, int* cycle) noexcept n
         if ply > 0 and p.ply > 0 and p.history[p.ply - 1].captured \
                 and probe_position(p, &value) and value != 255:
             cycle[0] = 0
-            # A mate beyond the search's horizon still scores as a mate (the
-            # band above MATE_BOUND), at the farthest distance it can show.
+            # A mate beyond the search's horizon still scores as a mate at
+            # its distance: the mate band (MATE_BOUND) reaches that far.
             plies = ply + value - 1
-            if plies > MAX_PLY - 1:
-                plies = MAX_PLY - 1
             if value == 0:
                 score[0] = 0
             elif (value - 1) % 2:

@@ -26,6 +26,7 @@ from tuong.protocol.uci import HIGHEST, MAX_DEPTH, Uci, read_number
 # UCCI shows mates as large scores; ElephantEye's convention (mate = 10000
 # minus the distance in plies) is what UCCI GUIs expect.
 MATE_SCORE = 10000
+WIN_PLIES = 200             # scores past MATE_SCORE - WIN_PLIES are mates
 
 
 class Ucci(Uci):
@@ -161,6 +162,9 @@ def ucci_score(cp, mate):
     if mate is None:
         return cp
     plies = 2 * mate - 1 if mate > 0 else -2 * mate
+    # Past WIN_PLIES a reader (ElephantEye's WIN_VALUE) takes the score for
+    # centipawns: a longer mate (an endgame table's) shows as the longest.
+    plies = min(plies, WIN_PLIES - 1 if mate > 0 else WIN_PLIES - 2)
     return (MATE_SCORE - plies) * (1 if mate > 0 else -1)
 
 

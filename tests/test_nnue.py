@@ -400,7 +400,7 @@ def test_the_engine_loads_networks_reports_errors_and_evaluates(tmp_path, net_fi
 
 # -- evaluations that no network can push out of bounds ------------------------
 
-EVAL_LIMIT = 30000 - 128 - 1      # engine/game.pxd: MATE_BOUND - 1
+EVAL_LIMIT = 30000 - 512 - 1      # engine/game.pxd: MATE_BOUND - 1
 
 
 def saturated_network(term_cp, hidden=32):

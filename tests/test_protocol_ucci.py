@@ -86,6 +86,21 @@ def test_mate_scores_and_nobestmove(ucci):
     ucci.expect("nobestmove")
 
 
+def test_a_mate_longer_than_ucci_can_show_stays_a_mate():
+    """An endgame table's mate may lie beyond 200 plies, where a UCCI reader
+    (ElephantEye's WIN_VALUE, our client) would take the score for
+    centipawns: it is written as the longest mate that reads as one."""
+    from tuong.protocol.client.ucci import UcciEngine
+    from tuong.protocol.client.common import Info
+    from tuong.protocol.ucci import ucci_score
+    assert ucci_score(None, 3) == 9995 and ucci_score(None, -3) == -9994
+    assert ucci_score(150, None) == 150
+    for mate, shown in ((150, 100), (-150, -99), (100, 100), (-99, -99), (-100, -99)):
+        info = Info()
+        UcciEngine._bare_score(None, info, ucci_score(None, mate))
+        assert (info.mate, info.cp) == (shown, None), mate
+
+
 def test_ponder_and_ponderhit(ucci):
     ucci.send("setoption usemillisec true")
     ucci.send("position startpos moves h2e2")
