@@ -32,7 +32,7 @@ starts from a sane evaluation. Its values are centipawns, so at --lr
 (about one unit a step at most) they hardly move in a whole run: gen6's
 ended within 0.15 cp of where they started. --psqt-rate R multiplies
 their learning rate (400, the output's scale, lets them learn as fast as
-the rest; 1, the default, is how every network up to gen6 trained; on
+the rest; 1, the default, is how every network up to gen7 trained; on
 4,000,000 gen7 positions, 3 epochs, both reached a validation loss of
 0.00096: the transformer learns the material itself). The network of the
 epoch with the lowest validation loss is quantised and written, with the
