@@ -3,14 +3,20 @@ Level. Plain Python over the search's MultiPV lines.
 
 A weakened move is chosen the way a weaker player chooses: from a search
 that sees less (a node budget: short combinations are found, long ones
-missed), among several candidate moves (MultiPV), with a preference for the
-better ones that grows with the level (a softmax over the lines' scores at a
-temperature that falls as the level rises), never a move judged much worse
-than the best (a cap on the loss, wide for a beginner, narrow for a master,
-so that a middle level does not hang a rook for nothing), and with a
-beginner's greed for material (captures look better than they are). Under
-a clock the move is not played at once: a player takes a share of the time
-the move is worth.
+missed; even the weakest sees a capture and its recapture, the search's
+quiescence at one ply, so a piece left hanging is seen and a move that
+hangs one is seen as such, while a threat two moves deep is not), among
+several candidate moves (MultiPV), with a preference for the better ones
+that grows with the level (a softmax over the lines' scores at a
+temperature that falls as the level rises: among moves of about the same
+worth a beginner's choice is nearly random, but a piece's worth is not
+given away at random), never a move judged much worse than the best (a cap
+on the loss, wide for a beginner, narrow for a master), with a beginner's
+greed for material (a capture that does not lose the piece back, by static
+exchange, looks better than it is), and without the aimless shuffle (a
+move that takes a piece back to where it just came from looks worse than
+it is). Under a clock the move is not played at once: a player takes a
+share of the time the move is worth.
 
 The parameters are anchored at a few levels and interpolated between them
 (nodes geometrically, the rest linearly). Their Elo is an engine scale:
@@ -21,6 +27,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence
 
+from tuong.engine.board import Board, static_exchange_at_least
 from tuong.engine.report import SearchInfo
 from tuong.engine.rows import xiangqi_squares
 
@@ -36,19 +43,25 @@ MATE_SCORE = 30000        # engine/game.pxd's MATE: a line's mate as a score
 # scale (docs/guide/levels.md). A new default network plays the same
 # parameters at another strength, so it re-measures them.
 ANCHORS = [
-    (800, 10, 14, 1800, 6000, 0.60, 0.22),
-    (1088, 20, 10, 900, 3000, 0.40, 0.25),
-    (1376, 40, 8, 450, 1500, 0.30, 0.27),
-    (1651, 80, 6, 220, 800, 0.15, 0.30),
-    (1815, 130, 5, 150, 550, 0.10, 0.32),
-    (1919, 250, 5, 100, 380, 0.07, 0.35),
-    (2092, 450, 5, 70, 260, 0.05, 0.37),
-    (2386, 800, 4, 50, 180, 0.03, 0.40),
-    (2695, 1400, 4, 35, 120, 0.015, 0.42),
+    (800, 10, 14, 1800, 6000, 0.75, 0.22),
+    (1088, 20, 10, 900, 3000, 0.75, 0.25),
+    (1376, 40, 8, 450, 1500, 0.75, 0.27),
+    (1651, 80, 6, 220, 800, 0.70, 0.30),
+    (1815, 130, 5, 150, 550, 0.60, 0.32),
+    (1919, 250, 5, 100, 380, 0.45, 0.35),
+    (2092, 450, 5, 70, 260, 0.30, 0.37),
+    (2386, 800, 4, 50, 180, 0.20, 0.40),
+    (2695, 1400, 4, 35, 120, 0.10, 0.42),
     (2964, 2500, 4, 25, 80, 0.0, 0.45),
 ]
 MIN_ELO = ANCHORS[0][0]
 MAX_ELO = ANCHORS[-1][0]
+
+# A move that takes a piece back where it came from on its side's last
+# RETURN_MOVES moves (returns()) looks worse by RETURN_PENALTY temperatures:
+# chosen e^-1.5, about a fifth, as often as a move as good that is not one.
+RETURN_MOVES = 2
+RETURN_PENALTY = 1.5
 
 # Material as the greed sees it (centipawns), by FEN letter.
 PIECE_VALUE = {"r": 900, "c": 450, "n": 400, "h": 400, "a": 200, "b": 200, "e": 200, "p": 100,
@@ -63,7 +76,7 @@ class Level:
     candidates: int           # MultiPV lines chosen from
     temperature: float        # cp: the softmax's; lower plays closer to the best line
     max_loss: int             # cp: no move judged worse than the best by more than this
-    greed: float              # share of a captured piece's value a capture looks better by
+    greed: float              # chance a capture that wins material at once is taken outright
     think_share: float        # share of the move's time budget used, under a clock
 
     @property
@@ -148,22 +161,51 @@ def complete(lines: Lines, result_depth: int, searcher, board, level: Level,
     return lines.lines(result_depth)
 
 
+def returns(move: str, history: Sequence[str]) -> bool:
+    """Whether `move` takes a piece back to a square it left on one of its
+    side's last RETURN_MOVES moves (`history`: the game's moves, the
+    opponent's last one last): a1-a2 then a2-a1, or a1-a2, a2-b2, b2-a1, with
+    the opponent's moves between. Followed by squares, not pieces: the
+    piece on `move`'s square is taken to be the one that went there."""
+    square = move[:2]
+    for own in history[-2::-2][:RETURN_MOVES]:
+        if own[2:] == square:
+            square = own[:2]
+            if square == move[2:]:
+                return True
+    return False
+
+
 def choose(lines: Sequence[SearchInfo], level: Level, rng: random.Random,
-           fen: Optional[str] = None) -> SearchInfo:
+           fen: Optional[str] = None, history: Sequence[str] = ()) -> SearchInfo:
     """The line a player of `level` plays among the search's `lines` (the
-    best first). `fen`, the position searched, lets captures look greedy."""
+    best first). `fen`, the position searched, lets captures look greedy;
+    `history`, the moves of the game that led to it (the opponent's last
+    one last), lets a move back where a piece came from look aimless."""
     best = max(line_score(line) for line in lines)
-    squares = xiangqi_squares(fen.split()[0]) if fen and level.greed else None
+    allowed = [line for line in lines
+               if best - line_score(line) <= level.max_loss or line_score(line) >= best]
+    squares = xiangqi_squares(fen.split()[0]) if fen else None
+
+    def taken(line: SearchInfo) -> Optional[str]:
+        move = line.pv[0]
+        return squares[int(move[3]) * 9 + "abcdefghi".index(move[2])] \
+            if squares is not None else None
+
+    if fen is not None and level.greed and rng.random() < level.greed:
+        # Greed: a capture that wins material at once, by static exchange, is
+        # taken without a second look (the most valuable such; the better line).
+        board = Board(fen)
+        grabs = [line for line in allowed if taken(line) is not None
+                 and static_exchange_at_least(board, line.pv[0], 1)]
+        if grabs:
+            return max(grabs, key=lambda line: (PIECE_VALUE[str(taken(line)).lower()],
+                                                line_score(line)))
     weighted = []
-    for line in lines:
-        score: float = line_score(line)
-        if best - score > level.max_loss and score < best:
-            continue
-        if squares is not None:
-            move = line.pv[0]
-            target = squares[int(move[3]) * 9 + "abcdefghi".index(move[2])]
-            if target is not None:
-                score += level.greed * PIECE_VALUE[target.lower()]
+    for line in allowed:
+        score = float(line_score(line))
+        if history and taken(line) is None and returns(line.pv[0], history):
+            score -= RETURN_PENALTY * level.temperature
         weighted.append((line, score))
     top = max(score for _, score in weighted)
     weights = [math.exp((score - top) / level.temperature) for _, score in weighted]

@@ -70,7 +70,7 @@ locked, flushed writer because both threads print.
 import random
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from tuong.engine import evalfile, levels
@@ -345,6 +345,9 @@ class Session:
         """Run the prepared (MultiPV, node-limited) search and play the move
         a player of `level` chooses among its lines, after the time such a
         player takes when there is a clock (not when pondering or analysing).
+        The chosen line is reported last, as the main line (multipv 1), so
+        that the last info before bestmove is the move played (a GUI or a
+        client that keeps the best line's score shows the played move's).
         On the worker thread."""
         from tuong.engine.search import SearchResult
         started = time.monotonic()
@@ -360,13 +363,23 @@ class Session:
             if result.best is not None else []
         if not candidates:
             return result
-        line = levels.choose(candidates, level, self.rng, board.fen())
-        if not hold:
+        line = levels.choose(candidates, level, self.rng, board.fen(),
+                              history=board.move_stack)
+        searched_ms = int((time.monotonic() - started) * 1000)
+        # A player's thinking time is a clock's share, not a depth's: xboard
+        # has no depth without a clock (`sd 3` comes with `st 86400`, a day).
+        if not hold and not limits.get("depth"):
             wait = levels.think_ms(level, limits.get("soft_ms") or limits.get("hard_ms"),
                                    self.rng) / 1000 - (time.monotonic() - started)
             if wait > 0:
                 self._patience.wait(wait)
         pv = list(line.pv)
+        # The nodes and time of the whole search (not of the line's
+        # iteration); the player's thinking time is not the search's.
+        nodes = max(line.nodes, result.nodes)
+        spent = max(line.time_ms, searched_ms)
+        on_info(replace(line, multipv=1, nodes=nodes, time_ms=spent,
+                        nps=nodes * 1000 // spent if spent else line.nps))
         return SearchResult(best=pv[0], ponder=pv[1] if len(pv) > 1 else None,
                             score=line.score, mate=line.mate, depth=line.depth,
                             nodes=result.nodes, pv=pv)

@@ -161,7 +161,7 @@ def test_bad_arguments_and_files(tmp_path):
     run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate",
                           str(tmp_path / "none.pgn"), "--depth", "0"],
                          capture_output=True, text=True)
-    assert run.returncode == 2 and "--depth must be positive" in run.stderr
+    assert run.returncode == 2 and "--depth: expected an integer from 1" in run.stderr
     (tmp_path / "bad.pgn").write_text("1. h2e2 h2e2 *\n")
     run = subprocess.run([sys.executable, "-m", "tuong.tools.records.annotate",
                           str(tmp_path / "bad.pgn"), "--depth", "2"],

@@ -448,3 +448,48 @@ def test_a_stop_after_the_engines_move_does_not_answer_the_next_search(tuong_ava
             assert legal_after((None, []), analysis.result.move)
             result = engine.play(BLACK_TO_MOVE, Limit(depth=2))
             assert result.move is not None and legal_after(BLACK_TO_MOVE, result.move), result
+
+
+@pytest.mark.parametrize("proto", ["uci", "ucci", "xboard"])
+def test_a_limited_strength_reports_the_line_it_plays(tuong_available, proto):
+    """Issue 54 item 10: at UCI_Elo 800 the engine plays one of its MultiPV
+    lines, and the client kept multipv 1's score and pv for the move played.
+    The engine's last info before its move is the line it plays (multipv 1),
+    and PlayResult.info is that line, in every dialect."""
+    options = {"limitstrength": True, "elo": 800} if proto == "ucci" else \
+        {"UCI_LimitStrength": True, "UCI_Elo": 800}
+    # xboard has no depth without a clock (the client sends `st`): a short st.
+    limit = Limit(movetime=0.2) if proto == "xboard" else Limit(depth=3)
+    transcript = []
+    with open_engine(tuong_command(), proto, env=env(), cwd=ROOT,
+                     log=transcript.append) as engine:
+        engine.configure(options)
+        engine.new_game()
+        position = (None, [])
+        for _ in range(6):
+            result = engine.play(position, limit)
+            assert legal_after(position, result.move)
+            info = result.info
+            assert info.pv[:1] == [result.move], (result.move, info)
+            assert info.cp is not None or info.mate is not None
+            position = (None, position[1] + [result.move])
+    if proto == "uci":       # the last info line before each bestmove: multipv 1, its pv
+        read = [line.split(" > ", 1)[1] for line in transcript if " > " in line]
+        for i, line in enumerate(read):
+            if line.startswith("bestmove"):
+                last = next(text for text in reversed(read[:i]) if text.startswith("info depth"))
+                words = last.split()
+                assert words[words.index("multipv") + 1] == "1", last
+                assert words[words.index("pv") + 1] == line.split()[1], (last, line)
+
+
+def test_a_limited_strength_searched_to_a_depth_over_xboard_answers_at_once(tuong_available):
+    """xboard has no depth without a clock: the client sends `sd 2` with
+    `st 86400`. A level's thinking time is a share of a clock, so it once
+    waited a share of that day; a depth asks for no clock. The timeout below
+    only stops a hang (the move takes milliseconds)."""
+    with open_engine(tuong_command(), "xboard", env=env(), cwd=ROOT) as engine:
+        engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 800})
+        engine.new_game()
+        result = engine.play((None, []), Limit(depth=2), timeout=60)
+        assert legal_after((None, []), result.move)

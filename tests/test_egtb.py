@@ -277,7 +277,7 @@ def test_cli(tmp_path, capsys):
         with pytest.raises(SystemExit) as exit_:
             tool.main(argv)
         assert exit_.value.code == 2
-    assert "--threads must be at least 1" in capsys.readouterr().err
+    assert "--threads: expected an integer from 1" in capsys.readouterr().err
     assert tool.table_size("KRAAEEvKAAEE") == Table("KRvK").size * 10 * 21 * 10 * 21
 
 

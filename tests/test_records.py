@@ -144,7 +144,7 @@ def test_tuong_pgn_convert(tmp_path):
                           "--to", "vietnamese", "-o", str(out)], capture_output=True, text=True)
     assert run.returncode == 1
     assert "error: in.pgn, game 2 (? - ?), move 1 '炮二平九'" in run.stderr
-    assert "1 games written, 1 left out" in run.stderr
+    assert "1 game written, 1 left out" in run.stderr
     written = out.read_text(encoding="utf-8")
     assert '[Format "Vietnamese"]' in written and "1. P2-5 {中炮} M8.7" in written
     run = subprocess.run([sys.executable, "-m", "tuong.tools.records", "convert", str(out),

@@ -139,6 +139,35 @@ def test_undo_of_a_delete_after_the_move_was_played_again_returns_none():
     assert tree.node(again.id) is again and x1.id not in tree.nodes
 
 
+def test_an_undo_whose_place_is_gone_leaves_the_tree_and_older_edits_sound():
+    """Issue 54, item 22: promote a variation, delete it and its parent,
+    play the parent's move again: each undo whose place is gone returns
+    None and changes nothing (no IndexError), and the tree stays whole."""
+    tree = sample()
+    a, x1 = find(tree, "a"), find(tree, "a", "x1")
+    assert tree.promote(x1)                       # a: x1 a1
+    tree.delete(x1)                               # a: a1
+    tree.delete(a)                                # root: b
+    again, made = tree.add(tree.root, "a")
+    assert made
+    shape_before, size = shape(tree.root), len(tree)
+    assert tree.undo_edit() is None               # a's place is taken by the new a
+    assert tree.undo_edit() is None               # x1's parent is gone
+    assert tree.undo_edit() is None               # and so is the promote's branch point
+    assert not tree.can_undo_edit and tree.undo_edit() is None
+    assert shape(tree.root) == shape_before and len(tree) == size
+    assert moves_of(tree.root.children) == ["b", "a"] and tree.root.children[1] is again
+    # An older edit still in place is taken back after one whose place is gone.
+    tree = sample()
+    b = find(tree, "b")
+    assert tree.promote(b)                        # root: b a
+    a1 = find(tree, "a", "a1")
+    tree.delete(a1)
+    tree.add(find(tree, "a"), "a1")
+    assert tree.undo_edit() is None and tree.undo_edit() is b
+    assert moves_of(tree.root.children) == ["a", "b"]
+
+
 def test_ids_are_stable():
     tree = sample()
     before = dict(tree.nodes)
@@ -292,7 +321,7 @@ def test_tuong_pgn_convert_warns_of_a_dropped_variation(tmp_path, capsys):
     assert records.main(["convert", str(source), "--to", "chinese", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert "warning: in.pgn, game 1 (? - ?), move 1 'R1+5': variation dropped" in err
-    assert "1 games written, 0 left out, 1 variation problem(s)" in err
+    assert "1 game written, 0 left out, 1 variation problem(s)" in err
     assert "1. 炮二平五 马８进７ *" in out.read_text(encoding="utf-8")
 
 

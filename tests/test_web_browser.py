@@ -205,7 +205,7 @@ def test_set_up_a_position_and_play_it_to_mate(browser):
     square(browser, "e0").click()
     browser.find_element(By.ID, "setup-done").click()
     browser.wait.until(lambda d: d.find_element(By.ID, "error").text)
-    assert "king" in text(browser, "error").lower()
+    assert "general" in text(browser, "error").lower()     # the page's name for the king
     browser.find_element(By.CSS_SELECTOR, '#setup-palette [data-piece=""]').click()
     square(browser, "e0").click()
     browser.find_element(By.ID, "setup-done").click()

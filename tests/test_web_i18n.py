@@ -41,14 +41,16 @@ class _Words(html.parser.HTMLParser):
 
 
 def shown_sentences():
-    """The page's English that must be translated: texts of two words or more
+    """The page's English that must be translated (index.html and every
+    script but the dictionaries): texts of two words or more
     (single words such as key names, notation names and the games' own names
     may stay as they are)."""
-    app = (STATIC / "app.js").read_text()
+    app = "\n".join(path.read_text() for path in sorted(STATIC.glob("*.js"))
+                     if path.name != "i18n.js")
     found = {m.group(2).replace("\\'", "'") for m in re.finditer(
         r"""\bt\(\s*(['"])((?:\\.|(?!\1).)*)\1""", app)}
-    found |= {m.group(2).replace("\\'", "'") for m in re.finditer(   # SERVER_TEXTS
-        r"""^\s*\[/.*/,\s*(['"])((?:\\.|(?!\1).)*)\1\],?$""", app, re.M)}
+    found |= {m.group(2).replace("\\'", "'") for m in re.finditer(   # server-texts.js
+        r"""^\s*\[/.*/,\s*(['"])((?:\\.|(?!\1).)*)\1(?:,\s*'\w+')?\],?$""", app, re.M)}
     words = _Words()
     words.feed((STATIC / "index.html").read_text())
     found |= words.found
@@ -70,3 +72,52 @@ def test_translations_keep_their_placeholders():
         for english, translated in table.items():
             assert sorted(re.findall(r"\{\w+\}", english)) == \
                 sorted(re.findall(r"\{\w+\}", translated)), (lang, english, translated)
+
+
+# Characters written only in simplified Chinese (each has a different
+# traditional form): none may appear on the traditional page. Characters
+# that both scripts write (后 in 皇后, 里, 制, 几, 于, 干, 台, 才, 只 ...) are not listed.
+SIMPLIFIED_ONLY = set(
+    "车马进帅将红边过这对时说为们个来开关门问间还让认识读写请转选择数据图输显设载网络钟从应该样"
+    "压无动毙负军胁绝杀评视实战内长复严误缓着损与业乐体删务双变启声处学导层师帮库当执换摆断条标"
+    "栏没浅浏点爱盘确离类终结给续编胜节获览计议记试语谱贴赛轮辑达违连释链销键闭难页题级线经发现"
+    "机钱亲觉观见规轻较运远兑诱弃尽闲谋势赢坏惯颗枪弹")
+
+
+def test_traditional_chinese_is_traditional_throughout():
+    """zh-Hant is traditional: no simplified-only character in its table,
+    and none in what the page converts for it (displayText's map turns
+    the server's simplified words into traditional ones)."""
+    table = tables()["zh-Hant"]
+    found = {english: text for english, text in table.items()
+             if SIMPLIFIED_ONLY & set(text)}
+    assert not found, found
+    # Every simplified-only character the simplified table uses has its
+    # traditional counterpart in the same sentence of the traditional one.
+    simplified = tables()["zh-Hans"]
+    used = {c for text in simplified.values() for c in text} & SIMPLIFIED_ONLY
+    assert len(used) > 40                    # the list covers the page's words
+    # The page's own Chinese (the pieces, the river) too; and the server's
+    # Chinese words (moves, notes, openings), where they come simplified,
+    # are turned into traditional ones for every simplified-only character
+    # they use (app.js's displayText).
+    app = (STATIC / "app.js").read_text()
+    pieces = re.search(r"const CHINESE = \{(.*?)\};", app, re.S).group(1)
+    assert not SIMPLIFIED_ONLY & set(pieces)
+    source = re.search(r"const HANT_FROM = '(.*?)';", app).group(1)
+    target = re.search(r"const HANT_TO = '(.*?)';", app).group(1)
+    assert len(source) == len(target) and not SIMPLIFIED_ONLY & set(target)
+    records = STATIC.parent.parent / "records"
+    server = {c for name in ("commentary.py", "annotate.py", "notation.py", "opening_names.py")
+              for c in (records / name).read_text() if c in SIMPLIFIED_ONLY}
+    assert {"车", "马", "进", "红", "评"} <= server
+    assert not server - set(source), sorted(server - set(source))
+
+
+def test_the_date_field_shows_an_example_not_a_date():
+    """Issue 54, 18: the Date field's placeholder looks empty, not filled in."""
+    page = (STATIC / "index.html").read_text()
+    placeholder = re.search(r'id="header-Date"[^>]*placeholder="([^"]*)"', page).group(1)
+    assert not re.search(r"\d", placeholder)
+    assert re.search(r"::placeholder\s*\{[^}]*(opacity|font-style: italic)",
+                     (STATIC / "style.css").read_text())

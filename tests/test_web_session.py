@@ -533,7 +533,7 @@ def test_export_keeps_headers_variations_and_own_comments():
             assert state["headers"]["Event"] == "Club final" and state["headers"]["White"] == "Lan"
             exported = (await page.send(type="export"))["text"]
             for tag in ('[Event "Club final"]', '[Site "Hanoi"]', '[Date "2024.05.01"]',
-                        '[White "Lan"]', '[Black "Minh"]', '[Opening "Central cannon"]',
+                        '[Red "Lan"]', '[Black "Minh"]', '[Opening "Central cannon"]',
                         '[ECCO "B05"]', '[Result "1-0"]', '[WhiteTimeControl "2.5+0.025"]',
                         '[BlackTimeControl "10+0.1"]'):
                 assert tag in exported, (tag, exported)
@@ -561,7 +561,7 @@ def test_a_game_against_the_engine_names_both_players():
             assert state["headers"]["White"] == "Hoa"
             assert state["headers"]["Black"] == "tuong (level 1200)"
             exported = (await page.send(type="export"))["text"]
-            assert '[White "Hoa"]' in exported and '[BlackElo "1200"]' in exported
+            assert '[Red "Hoa"]' in exported and '[BlackElo "1200"]' in exported
     run(body())
 
 

@@ -2,11 +2,14 @@
 `PROG: error: MESSAGE (see PROG --help)`, and exit status 2, found before
 any long work starts (a typo should not cost an hour of computing)."""
 import argparse
+import functools
 import math
 import os
 import re
 import shutil
 import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 HIGHEST = 2**31 - 1       # as `go` takes them (protocol/uci.py): a 32-bit count or ms
 
@@ -57,6 +60,12 @@ def _label(path, option):
     return f"{option} {path}" if option else str(path)
 
 
+def _missing_folder(path):
+    """The folder `path` would be written in, if it does not exist; else None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return None if os.path.isdir(folder) else os.path.dirname(str(path)) or folder
+
+
 def check_input(parser, path, option=None):
     """Fail unless `path` is a file that can be read."""
     try:
@@ -72,6 +81,9 @@ def check_output(parser, path, option=None):
     is created and removed again."""
     if path == "-":
         return
+    folder = _missing_folder(path)
+    if folder is not None:
+        parser.error(f"{_label(path, option)}: there is no folder {folder}")
     try:
         if os.path.exists(path):
             with open(path, "a"):
@@ -102,3 +114,35 @@ def bar(done, total, width=20):
     filled = min(width, int(width * done / total)) if total else width
     percent = 100 * done / total if total else 100
     return "[" + "#" * filled + "-" * (width - filled) + f"] {percent:3.0f}%"
+
+
+Main = TypeVar("Main", bound=Callable[..., Any])
+
+
+def quiet_broken_pipe(main: Main) -> Main:
+    """Wrap a command's main() so that output cut short by its reader
+    (`tuong-match -help | head -3`) ends the command quietly, exit status 1,
+    as the Python manual advises: no traceback, and stdout pointed at
+    /dev/null so that the interpreter's last flush cannot fail again."""
+    @functools.wraps(main)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            try:
+                return main(*args, **kwargs)
+            finally:                              # argparse's --help exits: flush here
+                sys.stdout.flush()
+        except BrokenPipeError:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError):        # no real stdout (a test's capture)
+                pass
+            finally:
+                os.close(devnull)
+            return 1
+    return wrapper  # type: ignore[return-value]
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """'1 game', '2 games' (`nouns`: an irregular plural)."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"

@@ -20,7 +20,6 @@ out.
 
 --plot needs matplotlib: pip install 'tuong[plot]'.
 """
-import argparse
 import csv
 import os
 import sys
@@ -28,7 +27,8 @@ import sys
 from tuong.engine.compare import Comparison
 from tuong.engine.games import GAMES
 from tuong.engine.game import MATE_SCORE, MATE_SCORE_BOUND
-from tuong.tools.cli import ArgumentParser, check_output, integer, real
+from tuong.tools import doc_parser
+from tuong.tools.cli import check_output, integer, quiet_broken_pipe, real
 
 # (label, algorithm, table, ordering): minimax visits every node however it
 # is ordered, so ordering is left out for it.
@@ -159,14 +159,14 @@ def plot(rows, path):
     fig.savefig(path, dpi=110)
 
 
+@quiet_broken_pipe
 def main(argv=None):
-    parser = ArgumentParser(prog="tuong-compare", description=__doc__.split("\n\n")[1],
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", default=",".join(POSITIONS),
-                        help="comma-separated: xiangqi,tictactoe,dodgem,queens")
-    parser.add_argument("--max-depth", type=integer(1), default=5,
+    parser = doc_parser("tuong-compare", __doc__)
+    parser.add_argument("--games", default=",".join(POSITIONS), metavar="GAME,...",
+                        help="comma-separated: xiangqi,tictactoe,dodgem,queens (default: all)")
+    parser.add_argument("--max-depth", type=integer(1), default=5, metavar="N",
                         help="deepest depth (default 5)")
-    parser.add_argument("--budget", type=real(0, strict=True), default=20.0,
+    parser.add_argument("--budget", type=real(0, strict=True), default=20.0, metavar="SECONDS",
                         help="seconds an algorithm may spend on one depth (default 20)")
     parser.add_argument("--plot", metavar="FILE.png", help="write a plot of nodes against depth")
     parser.add_argument("--csv", metavar="FILE", help="write the rows as CSV")

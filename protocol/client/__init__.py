@@ -40,7 +40,17 @@ something we cannot use (EngineProtocolError) is killed and reaped before
 the exception propagates, so a failed engine never lingers; later calls on
 it raise EngineTerminated. A capability the engine lacks (a FEN for an
 xboard engine without setboard, a node limit over xboard) raises
-UnsupportedError and leaves the engine usable. Lines we do not understand
+UnsupportedError and leaves the engine usable. A position that is not one
+(PositionRefused, an EngineProtocolError that leaves the engine usable too)
+is never searched: in Xiangqi the client checks the FEN and the moves with
+tuong's own board before sending anything (a general outside its palace,
+the side not to move in check, an illegal move), and in every dialect it
+reads the engine's answer to the position before `go` (UCI and UCCI:
+`isready` after `position`, and tuong's `info string error: ...` before
+`readyok`; xboard: `ping` after the moves, and `Illegal move`, `Error (...)`
+or `tellusererror Illegal position` before `pong`). A search's `info` lines
+describe the move played: PlayResult.info is the engine's last main-line
+report before its move. Lines we do not understand
 are ignored, and `info` lines are parsed field by field, so one odd token
 does not lose the rest.
 
@@ -74,7 +84,7 @@ from tuong.protocol.client.analysis import Analysis
 from tuong.protocol.client.common import (
     QUIT_GRACE, SEARCH_TIMEOUT, START_FEN, STARTUP_TIMEOUT, STOP_GRACE, SYNC_TIMEOUT, EngineError,
     EngineProtocolError, EngineTerminated, EngineTimeout, Info, Limit, PlayResult, Position,
-    UnsupportedError, engine_fen, from_engine_move, red_to_move, to_engine_move)
+    PositionRefused, UnsupportedError, engine_fen, from_engine_move, red_to_move, to_engine_move)
 from tuong.protocol.client.engine import Engine, close_all
 from tuong.protocol.client.ucci import UcciEngine
 from tuong.protocol.client.uci import UciEngine
@@ -82,7 +92,8 @@ from tuong.protocol.client.xboard import XboardEngine
 
 __all__ = [
     "Analysis", "Engine", "EngineError", "EngineProtocolError", "EngineTerminated",
-    "EngineTimeout", "Info", "Limit", "PlayResult", "Position", "QUIT_GRACE", "SEARCH_TIMEOUT",
+    "EngineTimeout", "Info", "Limit", "PlayResult", "Position", "PositionRefused", "QUIT_GRACE",
+    "SEARCH_TIMEOUT",
     "START_FEN", "STARTUP_TIMEOUT", "STOP_GRACE", "SYNC_TIMEOUT", "UcciEngine", "UciEngine",
     "UnsupportedError", "XboardEngine", "close_all", "engine_fen", "from_engine_move",
     "open_engine", "red_to_move", "to_engine_move",

@@ -39,6 +39,17 @@ class UnsupportedError(EngineError):
     """The engine cannot do what was asked (e.g. take a FEN); it stays usable."""
 
 
+class PositionRefused(EngineProtocolError):
+    """The position asked for was refused, so nothing was searched: a FEN or
+    a move the client found illegal in Xiangqi before sending anything, or
+    one the engine itself refused after `position` / `setboard` (tuong's
+    `info string error: ...`, an xboard engine's `Illegal move` or
+    `tellusererror Illegal position`). Unlike the other protocol errors it
+    leaves the engine running and usable; the message says what was refused.
+    A subclass of EngineProtocolError, so that a caller that ends a game on
+    an engine's bad answer (tuong-match's referee) ends it here too."""
+
+
 @dataclass(frozen=True)
 class Limit:
     """How long to search. Times in seconds; clocks are the time left."""

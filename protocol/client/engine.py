@@ -15,8 +15,8 @@ from typing import Any, Dict, Optional, TypeVar
 from tuong.protocol.client.analysis import Analysis
 from tuong.protocol.client.common import (
     _GAME_MOVE, QUIT_GRACE, SEARCH_TIMEOUT, STARTUP_TIMEOUT, WAKE, EngineError, EngineProtocolError,
-    EngineTerminated, EngineTimeout, Limit, PlayResult, Position, UnsupportedError,
-    from_engine_move, red_to_move)
+    EngineTerminated, EngineTimeout, Limit, PlayResult, Position, PositionRefused,
+    UnsupportedError, engine_fen, from_engine_move, red_to_move)
 
 _LIVE: "weakref.WeakSet[Engine]" = weakref.WeakSet()   # every started engine, for close_all()
 _E = TypeVar("_E", bound="Engine")
@@ -102,7 +102,8 @@ class Engine:
         `timeout` (seconds) bounds the wait: by default the limit's movetime
         or clock plus 5 s, and SEARCH_TIMEOUT (60 s) plus 5 for a depth or
         node limit; an engine past it is ended (EngineTimeout). An infinite
-        limit is for analyse(), which can be stopped: ValueError here."""
+        limit is for analyse(), which can be stopped: ValueError here. A
+        position that is not one raises PositionRefused (see _start)."""
         if limit.infinite:
             raise ValueError("play() with an infinite limit would never end: use analyse() "
                              "and stop it")
@@ -219,7 +220,7 @@ class Engine:
         throughout, and a call first stops an analysis left running, so it
         never talks to an engine still searching. Any engine failure inside
         kills and reaps the process (a failed engine gets no polite `quit`);
-        UnsupportedError does not."""
+        UnsupportedError and PositionRefused do not."""
         with self._busy:
             if self._analysis is not None and self._analysis is not analysis:
                 self._analysis._stop()
@@ -227,7 +228,7 @@ class Engine:
                 raise EngineTerminated(f"{self.name} is not running ({self.broken})")
             try:
                 yield
-            except UnsupportedError:
+            except (UnsupportedError, PositionRefused):
                 raise
             except EngineError as e:
                 self.broken = str(e)
@@ -285,10 +286,45 @@ class Engine:
         """A line of a search -> Info, PlayResult or None."""
         raise NotImplementedError
 
+    def _check_position(self, position):
+        """In Xiangqi, PositionRefused for a FEN or a move that tuong's own
+        board refuses (a general outside its palace, the side not to move in
+        check, an illegal or malformed move), before anything is sent: the
+        engine keeps its last good position and nothing of it is searched.
+        Other games are left to the engine, whose refusal the dialect reads
+        after `position` (_position_refused)."""
+        if self.variant != "xiangqi":
+            return
+        from tuong.engine.board import Board
+        fen, moves = position
+        try:
+            board = Board(engine_fen(fen)) if fen else Board()
+        except ValueError as e:
+            raise PositionRefused(f"{self.name}: not sent: the FEN {fen!r} is not a legal "
+                                  f"Xiangqi position ({e})") from None
+        for number, move in enumerate(moves, 1):
+            try:
+                board.push(move)
+            except (ValueError, TypeError) as e:
+                raise PositionRefused(f"{self.name}: not sent: move {number} {move!r} of the "
+                                      f"position is illegal ({e})") from None
+
+    def _position_refused(self, position, refusals):
+        """PositionRefused if the engine answered `position` with refusals
+        (its lines, read up to the sync after it). The engine stays usable."""
+        if refusals:
+            fen, moves = position
+            raise PositionRefused(
+                f"{self.name} refused the position ({fen or 'the initial position'}, "
+                f"{len(moves)} moves): {'; '.join(line.strip() for line in refusals)}")
+
     def _start(self, position, limit, timeout):
         """Send a search; the Analysis that reads it. A dialect provides
         _prepare_search (commands up to `go`; returns the go line),
-        _search_line (a line -> Info, PlayResult or None) and stop_command."""
+        _search_line (a line -> Info, PlayResult or None) and stop_command.
+        A position refused (_check_position, or by the engine) raises
+        PositionRefused and sends no `go`."""
+        self._check_position(position)
         with self._operation():
             go = self._prepare_search(position, limit)
             deadline = self._deadline(position, limit, timeout)

@@ -97,7 +97,17 @@ class UciEngine(Engine):
     def _prepare_search(self, position, limit):
         go = self._go_command(position, limit)      # a bad limit fails before sending
         self._send(self._position_command(position))
+        # isready after position: the engine's answer to the position comes
+        # before readyok, so a refusal is read before any `go` is sent.
+        self._position_refused(position, [line for line in self._sync()
+                                          if self._refuses_position(line)])
         return go
+
+    def _refuses_position(self, line):
+        """Whether a line answering `position` says it was refused: tuong's
+        `info string error: ...` (a bad FEN, an illegal move); any other
+        `info string` is not a refusal."""
+        return line.startswith("info string error")
 
     def _search_line(self, line, elapsed):
         words = line.split()

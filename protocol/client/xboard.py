@@ -70,8 +70,8 @@ class XboardEngine(Engine):
             self._send(f"option {name}={_value_text(value)}")
 
     def _sync(self):
-        """ping/pong when the engine has ping; an `Illegal move` before the
-        pong means our move list and the engine's board disagree."""
+        """ping/pong when the engine has ping (else the lines already come);
+        the lines read before the pong."""
         lines = []
         if self.features.get("ping") != "1":
             while not self._lines.empty():       # the best we can do without ping
@@ -79,7 +79,6 @@ class XboardEngine(Engine):
                 if item is None:
                     self._lines.put(None)
                     break
-                self._check_rejection(item[1])
                 lines.append(item[1])
             return lines
         self._ping += 1
@@ -89,12 +88,24 @@ class XboardEngine(Engine):
             _, line = self._read(deadline)
             if line.strip() == f"pong {self._ping}":
                 return lines
-            self._check_rejection(line)
             lines.append(line)
 
     def _refusal(self, line):
         # tuong's answer to a refused `option`, and the protocol's error words.
         return line.startswith(("Error", "tellusererror", "telluser error"))
+
+    @staticmethod
+    def _refuses_position(line, sent):
+        """Whether a line answering our setboard and moves (`sent`: the words
+        of the moves as sent) refuses them: `Illegal move ...`, tuong's
+        `tellusererror Illegal position: ...`, or an `Error (...)` about a
+        setboard or a move we sent (Fairy-Stockfish answers a move it cannot
+        parse with `Error (unkown command): zz`)."""
+        words = line.split()
+        if line.startswith("Illegal move") or "illegal position" in line.lower():
+            return True
+        return line.startswith("Error") and bool(words) and \
+            ("setboard" in words or words[-1] in sent or bool(_MOVE.fullmatch(words[-1])))
 
     def _check_rejection(self, line):
         """`Illegal move: X`, or an `Error (...): X` about a move (Fairy-Stockfish
@@ -127,9 +138,11 @@ class XboardEngine(Engine):
                 self._send(f"setboard {fen}")
             new_moves = moves
         prefix = "usermove " if self.features.get("usermove") == "1" else ""
-        for move in new_moves:
-            self._send(prefix + to_engine_move(move, self.ranks1))
+        sent = [to_engine_move(move, self.ranks1) for move in new_moves]
+        for move in sent:
+            self._send(prefix + move)
         self._state = (fen, list(moves))
+        return set(sent)
 
     @staticmethod
     def _limit_key(position, limit):
@@ -176,9 +189,12 @@ class XboardEngine(Engine):
             raise UnsupportedError(f"{self.name}: the client has no infinite analysis over xboard")
         if self._limit_key(position, limit) != self._limit_sent:
             self._state = None   # a new kind of limit: `new` clears the old sd/st/level
-        self._set_position(position)
+        sent = self._set_position(position)
         commands = self._limit_commands(position, limit)
-        self._sync()
+        refusals = [line for line in self._sync() if self._refuses_position(line, sent)]
+        if refusals:
+            self._state = None      # the engine's board is not ours: `new` next time
+            self._position_refused(position, refusals)
         for command in commands:
             self._send(command)
         return "go"

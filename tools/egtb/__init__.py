@@ -29,7 +29,7 @@ from tuong.engine.egtb import MAX_SIZE, Table, domain, draws_proven, parse_name
 from tuong.engine.egtbfile import (SUFFIX, TableError, Tablebases, canonical, describe,
                                    material, read_table, write_table)
 from tuong.tools.egtb import play as egtb_play
-from tuong.tools.cli import ArgumentParser, bar
+from tuong.tools.cli import ArgumentParser, bar, integer, quiet_broken_pipe, real
 
 DEFENDERS = ["".join(p) for p in itertools.product(("", "A", "AA"), ("", "E", "EE"))]
 
@@ -210,33 +210,44 @@ def list_tables(args, parser):
         print(f"{name:14} {size:>12,} bytes")
 
 
+def check_endgames(parser, names):
+    """Refuse, before any table is read, a name that is no endgame."""
+    for name in names:
+        try:
+            parse_name(name)
+        except ValueError as error:
+            parser.error(str(error))
+
+
+@quiet_broken_pipe
 def main(argv=None):
     parser = ArgumentParser(prog="tuong-egtb", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     make = commands.add_parser("generate", help="make tables")
-    make.add_argument("--tb-path", required=True)
+    make.add_argument("--tb-path", required=True, metavar="DIR",
+                      help="the folder the tables are written in (made if missing)")
     make.add_argument("endgames", nargs="*", help="e.g. KRvK KHvKAA (default: the standard set)")
-    make.add_argument("--threads", type=int, default=2)
-    make.add_argument("--max-positions", type=float,
+    make.add_argument("--threads", type=integer(1, 256), default=2,
+                      help="threads a table is made with (default 2)")
+    make.add_argument("--max-positions", type=real(1), metavar="N",
                       help="of the standard set, only the tables this large at most")
     check = commands.add_parser("verify", help="check tables against their moves")
-    check.add_argument("--tb-path", required=True)
+    check.add_argument("--tb-path", required=True, metavar="DIR", help="the tables' folder")
     check.add_argument("endgames", nargs="*", help="(default: every table in the folder)")
-    check.add_argument("--threads", type=int, default=2)
+    check.add_argument("--threads", type=integer(1, 256), default=2,
+                       help="threads a table is checked with (default 2)")
     look = commands.add_parser("probe", help="a position's value")
-    look.add_argument("--tb-path", required=True)
+    look.add_argument("--tb-path", required=True, metavar="DIR", help="the tables' folder")
     look.add_argument("fen", nargs="+", help="the FEN (quoted or not)")
     show = commands.add_parser("list", help="the tables in a folder")
-    show.add_argument("--tb-path", required=True)
+    show.add_argument("--tb-path", required=True, metavar="DIR", help="the tables' folder")
     egtb_play.add_parser(commands)
     args = parser.parse_args(argv)
+    if args.command in ("generate", "verify", "play"):
+        check_endgames(parser, args.endgames)
     if args.command == "generate":
-        if args.threads < 1:
-            parser.error("--threads must be at least 1")
         generate(args, parser)
     elif args.command == "verify":
-        if args.threads < 1:
-            parser.error("--threads must be at least 1")
         verify(args, parser)
     elif args.command == "probe":
         probe(args, parser)
@@ -244,4 +255,3 @@ def main(argv=None):
         sys.exit(egtb_play.play(args, parser))
     else:
         list_tables(args, parser)
-

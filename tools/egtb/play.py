@@ -18,7 +18,7 @@ from tuong.engine.board import Board
 from tuong.engine.egtb import draws_proven
 from tuong.engine.egtbfile import SUFFIX, TableError, Tablebases, canonical, fen_of
 from tuong.protocol.tablebases import RootTables
-from tuong.tools.cli import default_engine
+from tuong.tools.cli import check_output, default_engine, integer
 from tuong.tools.match.cli import UsageError, parse_args
 from tuong.tools.match.referee import RED
 from tuong.tools.match.runtime import Fatal, ThreadPool, schedule
@@ -63,7 +63,22 @@ def sample(tables, name, count, rng, min_plies):
     return won, drawn + plain_draws[:count - len(drawn)]
 
 
+def match_argv(args, games):
+    """tuong-match's arguments for `games` games of tuong against the opponent."""
+    return ["-engine", "name=tuong", f"cmd={args.engine}",
+            f"option.TablebasePath={args.tb_path}",
+            "-engine", "name=opponent", f"cmd={args.opponent}", f"proto={args.opponent_proto}",
+            "-each", f"tc={args.tc}", "-games", str(games),
+            "-concurrency", str(args.concurrency), "-maxplies", "400", "-nocapture", "300"]
+
+
 def play(args, parser):
+    try:
+        parse_args(match_argv(args, 2))       # --tc and the rest, before the tables are sampled
+    except UsageError as error:
+        parser.error(str(error))
+    if args.pgnout:
+        check_output(parser, args.pgnout, "--pgnout")
     try:
         tables = Tablebases(args.tb_path)
     except TableError as error:
@@ -79,13 +94,8 @@ def play(args, parser):
         positions += [(stored, fen, plies) for fen, plies in won + drawn]
     if not positions:
         parser.error("no positions to play")
-
-    argv = ["-engine", "name=tuong", f"cmd={args.engine}", f"option.TablebasePath={args.tb_path}",
-            "-engine", "name=opponent", f"cmd={args.opponent}", f"proto={args.opponent_proto}",
-            "-each", f"tc={args.tc}", "-games", str(2 * len(positions)),
-            "-concurrency", str(args.concurrency), "-maxplies", "400", "-nocapture", "300"]
     try:
-        config = parse_args(argv)
+        config = parse_args(match_argv(args, 2 * len(positions)))
     except UsageError as error:
         parser.error(str(error))
     config.openings = [(Board(fen).fen(), []) for _, fen, _ in positions]
@@ -160,17 +170,19 @@ def judge(config, positions, pgnout=None):
 
 def add_parser(commands):
     cmd = commands.add_parser("play", help="play table positions against an engine")
-    cmd.add_argument("--tb-path", required=True)
+    cmd.add_argument("--tb-path", required=True, metavar="DIR", help="the tables' folder")
     cmd.add_argument("endgames", nargs="*", help="(default: every table in the folder)")
     cmd.add_argument("--opponent", required=True, help="the other engine's command")
-    cmd.add_argument("--opponent-proto", default="uci", choices=("uci", "ucci", "xboard"))
+    cmd.add_argument("--opponent-proto", default="uci", choices=("uci", "ucci", "xboard"),
+                     help="the other engine's protocol (default uci)")
     cmd.add_argument("--engine", default=shlex.join(default_engine()),
                      help="tuong's command (default: the one installed with this tool)")
-    cmd.add_argument("--positions", type=int, default=2,
+    cmd.add_argument("--positions", type=integer(1), default=2,
                      help="won and drawn positions per endgame (default 2 each)")
-    cmd.add_argument("--min-plies", type=int, default=9,
+    cmd.add_argument("--min-plies", type=integer(0), default=9,
                      help="the shortest win to play out (default 9 plies)")
     cmd.add_argument("--tc", default="2+0.05", help="time control (tuong-match's tc=)")
-    cmd.add_argument("--concurrency", type=int, default=2)
-    cmd.add_argument("--seed", type=int, default=1)
+    cmd.add_argument("--concurrency", type=integer(1), default=2,
+                     help="games at once (default 2)")
+    cmd.add_argument("--seed", type=int, default=1, help="the positions drawn (default 1)")
     cmd.add_argument("--pgnout", help="append the games to this PGN file")

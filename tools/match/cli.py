@@ -64,6 +64,7 @@ finished game, and the exit code is 130.
 import contextlib
 import importlib.util
 import json
+import math
 import os
 import random
 import re
@@ -75,7 +76,7 @@ from pathlib import Path
 
 from tuong.engine.board import Board
 from tuong.tools.records import pgn
-from tuong.tools.cli import check_cluster
+from tuong.tools.cli import HIGHEST, check_cluster, quiet_broken_pipe
 from tuong.tools.match.referee import Rules, TimeControl
 from tuong.tools.match.runtime import (Aborted, Config, EngineSpec, Fatal, Interrupted, ThreadPool,
                            schedule)
@@ -147,13 +148,88 @@ def config_to_argv(data):
     return argv
 
 
-def _one(values, option, kind=int):
+def _one(values, option, kind=int, low=None):
+    """An option's single value as `kind`; an int at least `low` if given."""
     if len(values) != 1:
         raise UsageError(f"-{option} takes one value")
     try:
-        return kind(values[0])
+        value = kind(values[0])
     except ValueError:
-        raise UsageError(f"-{option}: bad value {values[0]!r}") from None
+        wanted = "a whole number" if kind is int else "a value"
+        raise UsageError(f"-{option}: expected {wanted}, got {values[0]!r}") from None
+    if low is not None and not low <= value <= HIGHEST:
+        raise UsageError(f"-{option}: expected a whole number from {low} to {HIGHEST}, "
+                         f"got {values[0]!r}")
+    return value
+
+
+# -- the engines' limits, checked in the user's terms ---------------------------
+
+TC_FORM = "use BASE+INC in seconds, or M:SS+INC: e.g. 10+0.1, 1:30+1"
+LONGEST = HIGHEST / 1000      # seconds: engines are sent times as 32-bit milliseconds
+
+
+def _seconds(text, what, zero=False):
+    """A finite number of seconds above 0 (or at least 0), at most LONGEST."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    low = "at least 0" if zero else "above 0"
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero) or value > LONGEST:
+        raise UsageError(f"{what}: expected seconds {low} and at most {int(LONGEST)}, "
+                         f"got {text!r}")
+    return value
+
+
+def _check_tc(text):
+    """tc=BASE+INC: BASE seconds (or M:SS) above 0, INC at least 0."""
+    if "/" in text:
+        raise UsageError(f"tc={text}: moves/time controls are not supported ({TC_FORM})")
+    base, plus, inc = text.partition("+")
+    minutes, colon, seconds = base.rpartition(":")
+    try:
+        numbers = [float(x) for x in ([minutes] if colon else []) + [seconds]
+                   + ([inc] if plus else [])]
+    except ValueError:
+        raise UsageError(f"tc: {text!r} is not a time control ({TC_FORM})") from None
+    if not all(math.isfinite(x) and x >= 0 for x in numbers):
+        raise UsageError(f"tc={text}: times must be finite and not negative ({TC_FORM})")
+    total = float(seconds) + 60 * float(minutes or 0)
+    if total <= 0:
+        raise UsageError(f"tc={text}: the clock must start above 0 seconds ({TC_FORM})")
+    if total > LONGEST:
+        raise UsageError(f"tc={text}: at most {int(LONGEST)} seconds a clock")
+    _seconds(inc or "0", f"tc={text}: the increment", zero=True)
+
+
+def _count(text, key):
+    """depth=N, nodes=N: a whole number from 1 (0 would never move)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 1 <= value <= HIGHEST:
+        raise UsageError(f"{key}={text}: expected a whole number from 1 to {HIGHEST}")
+
+
+def _check_limits(settings):
+    """Refuse a limit no game can be played under, before any engine starts."""
+    for key, text in settings.items():
+        if key == "tc":
+            _check_tc(text)
+        elif key in ("st", "stall"):
+            _seconds(text, f"{key}={text}")
+        elif key in ("depth", "nodes"):
+            _count(text, key)
+        elif key == "timemargin":
+            try:
+                ok = 0 <= int(text) <= HIGHEST
+            except ValueError:
+                ok = False
+            if not ok:
+                raise UsageError(f"timemargin={text}: expected milliseconds, a whole number "
+                                 f"from 0 to {HIGHEST}")
 
 
 def parse_args(argv):
@@ -175,7 +251,9 @@ def parse_args(argv):
             engines.append(_pairs(values, option))
         elif option == "each":
             each.update(_pairs(values, option))
-        elif option in ("games", "rounds", "maxplies", "nocapture", "seed"):
+        elif option in ("games", "rounds", "maxplies", "nocapture"):
+            cfg[option] = _one(values, option, low=1)
+        elif option == "seed":
             cfg[option] = _one(values, option)
         elif option in ("concurrency", "j"):
             cfg["concurrency"] = _one(values, option)
@@ -259,6 +337,11 @@ def _engine_specs(engines, each):
             raise UsageError(f"{spec.name}: proto must be uci, ucci or xboard")
         if spec.notation not in ("auto", "ranks0", "ranks1"):
             raise UsageError(f"{spec.name}: notation must be ranks0 or ranks1")
+        limits = {k: v for k, v in merged.items() if k in LIMIT_KEYS}
+        try:
+            _check_limits(limits)
+        except UsageError as e:
+            raise UsageError(f"{spec.name}: {e}") from None
         try:
             spec.tc = TimeControl.parse({k: v for k, v in merged.items() if k in LIMIT_KEYS})
         except ValueError as e:
@@ -298,6 +381,17 @@ def _rules(cfg):
     except (KeyError, ValueError) as e:
         raise UsageError(f"-resign needs movecount= and score=; -draw needs movenumber=, "
                          f"movecount= and score= ({e})") from None
+    least = []                   # (setting, its value, the least it may be)
+    if "resign" in cfg:
+        least += [("-resign movecount", rules.resign_movecount, 1),
+                  ("-resign score", rules.resign_score, 0)]
+    if "draw" in cfg:
+        least += [("-draw movenumber", rules.draw_movenumber, 0),
+                  ("-draw movecount", rules.draw_movecount, 1),
+                  ("-draw score", rules.draw_score, 0)]
+    for setting, value, low in least:
+        if value < low:
+            raise UsageError(f"{setting}={value}: expected at least {low}")
     return rules
 
 
@@ -470,6 +564,7 @@ def _play(config, log_file, pgn_file, stream):
     return stats, decision, interrupted
 
 
+@quiet_broken_pipe
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     try:

@@ -1,12 +1,15 @@
 """Game records: PGN in any notation and encoding, XQF, FEN; PGN out in any notation.
 
     tuong-pgn convert FILE... --to coords|ranks1|iccs|wxf|chinese|vietnamese [-o OUT]
+    tuong-pgn opening FILE... [--lang en|vi|zh-Hans|zh-Hant]   (ECCO codes, tools/db/ecco.py)
 
-reads PGN (UTF-8, GB2312/GBK/GB18030, Big5 or UTF-16, any line ends, moves in any notation
+reads PGN (UTF-8, GB2312/GBK/GB18030, Big5 or UTF-16, tools/records/encoding.py: a
+damaged byte costs one character and a warning; any line ends; moves in any notation
 of tools/records/notation.py: the `[Format]` tag where given, detection otherwise),
 XQF (.xqf, tools/records/xqf.py) and FEN/EPD files (a position a line), and writes
-UTF-8 PGN with a `[Format]` tag naming the notation. Comments (all those
-after a move are that move's), variations (nested too) and move marks (! ?
+UTF-8 PGN with a `[Format]` tag naming the notation, `[Game "Chinese Chess"]`,
+`[Red]`/`[Black]` (`[White]` is read as `[Red]`) and every other tag in its order.
+Comments (all those after a move are that move's), variations (nested too) and move marks (! ?
 !! ?? !? ?!, or NAGs $1-$6) are kept: a Record's `tree` (tools/records/tree.py)
 holds the whole game, its `moves` and `comments` the main line. A game with
 a malformed or illegal move in its main line is reported on stderr by its
@@ -14,16 +17,20 @@ file, number, players, move number and text, and left out; a variation with
 one is reported and left out of its game, which is written. The exit status
 is 1 when anything was left out.
 """
-import argparse
 import dataclasses
 import os
 import re
 import sys
-import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 
 from tuong.engine.board import Board
+from tuong.tools.cli import ArgumentParser, check_output, plural
 from tuong.tools.records import notation as notations
+from tuong.tools.records.encoding import decode as decode   # its home was here
+from tuong.tools.records.encoding import read as read_encoded
+from tuong.tools.records.movetext import MARKS as MARKS
+from tuong.tools.records.movetext import RESULTS as RESULTS
+from tuong.tools.records.movetext import games as _games
 from tuong.tools.records.pgn import _escape, _wrap, first_move_number
 from tuong.tools.records.tree import GameTree, Node
 
@@ -33,8 +40,14 @@ FORMAT_NAMES = {"coords": "Coords", "ranks1": "Coords1-10", "iccs": "ICCS", "wxf
 _FORMAT_INPUT = {value.lower(): key for key, value in FORMAT_NAMES.items()}
 _FORMAT_INPUT.update({"uci": "coords", "ucci": "coords", "chn": "chinese", "cn": "chinese",
                       "vn": "vietnamese"})
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+# The tags written first when a record lacks them (its own stay where they are): PGN's
+# roster, with Red's player as [Red], as Xiangqi programs (XQWizard, xqbase, cchess) write
+# it; [White] (cutechess's name, and tuong's inside) is read as the same tag.
+_ROSTER = ("Event", "Site", "Date", "Round", "Red", "Black", "Result")
+GAME_TAG = ("Game", "Chinese Chess")
+# Tags the moves (or the notation written) decide, not kept by a program that edits a game.
+DERIVED_TAGS = ("FEN", "SetUp", "PlyCount", "Format")
+_LINE_ENDS = re.compile(r"[\r\n]+")                  # no tag value spans lines
 
 
 @dataclasses.dataclass
@@ -55,9 +68,20 @@ class Record:
     def fen(self) -> str | None:
         return self.tags.get("FEN")
 
+    @property
+    def red(self) -> str | None:
+        """Red's player: the [Red] tag, or [White] as chess programs write it."""
+        return self.tags.get("Red", self.tags.get("White"))
+
     def title(self) -> str:
-        red, black = self.tags.get("White", "?"), self.tags.get("Black", "?")
-        return f"{red} - {black}"
+        return f"{self.red or '?'} - {self.tags.get('Black', '?')}"
+
+
+def kept_tag(name: str) -> bool:
+    """Whether a program that edits a game keeps a tag of its record as it was
+    read: any well-formed name but those the moves decide (DERIVED_TAGS)."""
+    return name.isascii() and name.isidentifier() and len(name) <= 40 and \
+        name not in DERIVED_TAGS
 
 
 @dataclasses.dataclass
@@ -80,163 +104,17 @@ class Problem:
         return f"{where}: {self.message}"
 
 
-# Characters that Xiangqi records are full of, in simplified and traditional
-# forms: they tell a GB file from a Big5 one (both decode without error).
-_RECORD_CHARS = set("炮砲马馬车車兵卒进進退平帅帥将將仕士相象"
-                    "一二三四五六七八九前后後红紅黑胜勝负負和")
-
-
-def decode(data: bytes) -> str:
-    """Text of a file in UTF-8 (with or without BOM), a GB encoding
-    (GB2312/GBK/GB18030) or Big5, whichever reads as a Xiangqi record."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="replace")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):       # Notepad's "Unicode"
-        return data.decode("utf-16", errors="replace")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    readings = []
-    for encoding in ("gb18030", "big5"):
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        readings.append((sum(ch in _RECORD_CHARS for ch in text), encoding == "gb18030", text))
-    if readings:
-        return max(readings)[2]
-    return data.decode("gb18030", errors="replace")
-
-
-_TOKEN = re.compile(r'\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]'   # tag pair
-                    # a value with bare quotes inside (real files have them): to
-                    # the line's last quote before its closing bracket
-                    r'|\[[ \t]*(\w+)[ \t]+"([^\n]*)"[ \t]*\]'
-                    r"|\{[^}]*\}|;[^\n]*|[()]|\$\d+"                # comment, variation, NAG
-                    # PGN's escape: a line for other programs (not inside a comment)
-                    r"|(?m:^%[^\n]*)"
-                    # a move number, in ASCII or full-width digits and points
-                    r"|[\d０-９]+\s*[.．…]+(?![\d０-９])"
-                    r"|[^\s{}();\[\]]+")
-_NUMBER_END = (".", "．", "…")
-MARKS = ("!", "?", "!!", "??", "!?", "?!")
-_NAGS = {f"${i}": mark for i, mark in enumerate(MARKS, 1)}       # $1..$6, PGN's numbering
-
-
-@dataclasses.dataclass
-class _Game:
-    """One game's PGN as read, its moves still text. `line` is the main
-    line: a list of moves [text, comment, mark, variations], where
-    variations (None if there are none) are the lines of alternatives to
-    that move, each a list of the same kind."""
-    tags: dict[str, str]
-    line: list[list]
-    result: str | None
-    intro: str | None
-    broken: str | None                   # why the game cannot be read at all
-    strays: int                          # variations with no move to be an alternative to
-
-
-def _games(text):
-    """[_Game] of PGN text."""
-    games = []
-    tags, main, result, intro, texted = {}, [], None, None, False
-    line, outer, before, strays = main, [], None, 0    # outer: the lines a variation is inside
-    after_result = False                 # text between a result and the next game is no game's
-
-    def flush():
-        if tags or main or result or intro:
-            games.append(_Game(tags, main, result, intro,
-                               "a variation is not closed" if outer else None, strays))
-
-    # Any line end (old Macs wrote a bare CR): a tag with bare quotes reads to its line's end.
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    for m in _TOKEN.finditer(text):
-        token = m.group(0)
-        if token[0] == "%":
-            continue                     # an escaped line (no move starts with %)
-        if m.lastindex:                  # a tag pair: only those have groups
-            name, value = m.group(1, 2) if m.group(1) else m.group(3, 4)
-            if texted or name in tags:   # a tag after movetext starts the next game
-                flush()
-                tags, main, result, intro, texted = {}, [], None, None, False
-                line, outer, before, strays = main, [], None, 0
-            tags[name] = value.replace('\\"', '"').replace("\\\\", "\\")
-            after_result = False
-            continue
-        if token[0].isdigit() and token.rstrip().endswith(_NUMBER_END):
-            after_result, texted = False, True
-            continue                     # a move number
-        if set(token) <= set(".．…"):
-            continue                     # "1. ..." : Black's move follows
-        # After a result, only a move starts the next game (no digits first: a
-        # footer's "12.5" could pass for WXF's tandem pawns).
-        if after_result and (token[0].isdigit() or not notations.looks_like_move(
-                unicodedata.normalize("NFKC", token))):
-            continue                     # e.g. the footer XQWizard writes after a game
-        after_result = False             # the moves of a game with no tags or numbers
-        texted = True
-        if token == "(":
-            variation = []
-            if line:                     # an alternative to the line's last move
-                if line[-1][3] is None:
-                    line[-1][3] = []
-                line[-1][3].append(variation)
-            else:
-                strays += 1
-            outer.append(line)
-            line, before = variation, None
-        elif token == ")":
-            if outer:
-                line, before = outer.pop(), None
-        elif token[0] == "$":
-            if line and token in _NAGS:
-                line[-1][2] = line[-1][2] or _NAGS[token]
-        elif token[0] in "{;":
-            comment = (token[1:-1] if token[0] == "{" else token[1:]).strip()
-            if line:
-                old = line[-1][1]
-                line[-1][1] = f"{old} {comment}" if old else comment
-            elif not outer:
-                intro = f"{intro} {comment}" if intro else comment
-            else:                        # before a variation's first move: kept as that move's
-                before = f"{before} {comment}" if before else comment
-        elif token in RESULTS:
-            if outer:
-                continue                 # a variation's own ending says nothing of the game's
-            result = token
-            flush()
-            tags, main, result, intro, texted = {}, [], None, None, False
-            line, outer, before, strays = main, [], None, 0
-            after_result = True
-        else:                            # a move and its mark; full-width forms as ASCII
-            move = unicodedata.normalize("NFKC", token)
-            text = move.rstrip("?!")
-            if len(text) == len(move):
-                line.append([move, before, None, None])
-            elif text:
-                mark = move[len(text):]
-                line.append([text, before, mark if mark in MARKS else None, None])
-            elif line and move in MARKS:     # a mark standing apart from its move
-                line[-1][2] = line[-1][2] or move
-            before = None
-    flush()
-    return games
-
-
 def _replay(fen, texts, notation):
     """Moves (a0-i9) of texts; on failure (index, message)."""
-    return _replay_on(Board(fen) if fen else Board(), texts, notation)
+    return _replay_on(notations.board_at(fen), texts, notation)
 
 
 def _replay_on(board, texts, notation):
     """_replay from `board`, which is left after the moves that were read."""
-    moves = []
+    moves, reader = [], notations.LineReader(board, notation)
     for i, text in enumerate(texts):
         try:
-            move = notations.parse(board, text, notation)
-            board.push(move)             # ValueError too when the game outgrows the history
+            move = reader.push(text)     # ValueError too when the game outgrows the history
         except ValueError as error:
             return None, (i, str(error))
         moves.append(move)
@@ -247,26 +125,26 @@ def read_pgn(text: str, source: str = "<pgn>", notation: str | None = None,
              limit: int | None = None) -> tuple[list[Record], list[Problem]]:
     """([Record], [Problem]) from PGN text. A variation that does not read
     is left out of its game's tree, with a Problem (game_kept) saying so.
-    With `limit`, reading stops once that many games are read (the moves
-    of the later ones are not even looked at)."""
+    With `limit`, only the first `limit` games are read, whether they read
+    or not (the moves of the later ones are not even looked at)."""
     records: list[Record] = []
     problems: list[Problem] = []
     for number, game in enumerate(_games(text), 1):
-        if limit is not None and len(records) >= limit:
+        if limit is not None and number > limit:
             break
         tags, line = game.tags, game.line
         texts = [move[0] for move in line]
         comments = [move[1] for move in line]
         if "Red" in tags:                  # Chinese programs name the players Red and Black
             tags.setdefault("White", tags["Red"])
-        title = f"{tags.get('White', '?')} - {tags.get('Black', '?')}"
+        title = f"{tags.get('White', '?')} - {tags.get('Black', '?')}"    # White: Red too
         fen = tags.get("FEN")
         if game.broken:
             problems.append(Problem(source, number, title, game.broken))
             continue
         try:
             if fen:
-                Board(fen)
+                notations.board_at(fen)
         except ValueError as error:
             problems.append(Problem(source, number, title, f"bad FEN: {error}"))
             continue
@@ -287,7 +165,7 @@ def read_pgn(text: str, source: str = "<pgn>", notation: str | None = None,
             continue
         tree, dropped = _tree(fen, game, moves, chosen)
         for ply, text, message in dropped:
-            problems.append(Problem(source, number, title, f"variation dropped: {message}",
+            problems.append(Problem(source, number, title, message,
                                     _move_number(ply, fen), text, game_kept=True))
         if game.strays:
             problems.append(Problem(source, number, title,
@@ -300,7 +178,7 @@ def read_pgn(text: str, source: str = "<pgn>", notation: str | None = None,
 
 
 def _tree(fen, game, moves, notation):
-    """(GameTree, dropped) of a _Game whose main line reads as `moves`: that
+    """(GameTree, dropped) of a GameText whose main line reads as `moves`: that
     line, then its variations, read in `notation` and replayed from where
     they branch off. A variation that does not read is left out with what
     is nested in it; dropped has (ply of its bad move, the move's text, why)."""
@@ -314,7 +192,7 @@ def _tree(fen, game, moves, notation):
         return tree, dropped              # most games: no board work to do
     # Lines still to look into: (the board and node before the line's
     # first move, the line, its moves in a0-i9); their moves are in the tree.
-    stack = [(Board(fen) if fen else Board(), tree.root, game.line, moves)]
+    stack = [(notations.board_at(fen), tree.root, game.line, moves)]
     while stack:
         board, node, line, line_moves = stack.pop()
         for (_, _, _, variations), move in zip(line, line_moves):
@@ -322,15 +200,33 @@ def _tree(fen, game, moves, notation):
                 found, failure = _replay_on(board.copy(), [m[0] for m in variation], notation)
                 if found is None:
                     index, message = failure
-                    dropped.append((board.ply + index, variation[index][0], message))
+                    dropped.append((board.ply + index, variation[index][0],
+                                    f"variation dropped: {message}"))
                     continue
                 branch = node
-                for found_move, (_, comment, mark, _) in zip(found, variation):
-                    branch, _ = tree.add(branch, found_move, comment, mark)
+                for index, (found_move, (text, comment, mark, _)) in enumerate(
+                        zip(found, variation)):
+                    branch, made = tree.add(branch, found_move, comment, mark)
+                    if not made:         # a move the game has already: its words join it
+                        lost = _merge(branch, comment, mark)
+                        if lost:
+                            dropped.append((board.ply + index, text, lost))
                 stack.append((board.copy(), node, variation, found))
             board.push(move)
             node = next(child for child in node.children if child.move == move)
     return tree, dropped
+
+
+def _merge(node: Node, comment: str | None, mark: str | None) -> str | None:
+    """Give `node` the comment and mark of a variation that repeats its move:
+    the comment after its own, the mark where it has none. What could not
+    be kept (a second mark), said; else None."""
+    if comment and comment != node.comment:
+        node.comment = f"{node.comment} {comment}" if node.comment else comment
+    if mark and node.mark and mark != node.mark:
+        return f"mark {mark} dropped: a variation repeats the move, which has {node.mark}"
+    node.mark = node.mark or mark
+    return None
 
 
 def _move_number(ply, fen):
@@ -344,6 +240,31 @@ def _candidates(texts):
     found = notations.detect(texts) or "wxf"
     pairs = {"coords": "ranks1", "ranks1": "coords", "wxf": "vietnamese", "vietnamese": "wxf"}
     return [found, pairs[found]] if found in pairs else [found]
+
+
+_FEN_LINE = re.compile(r"\s*[1-9A-Za-z+]+(?:/[1-9A-Za-z+]+){9}\s+[wbr](?:\s|;|$)")
+
+
+def looks_like_fen_lines(text: str) -> bool:
+    """Whether text is positions, one FEN or EPD a line (# comment lines and
+    blank lines aside), as a pasted EPD file is, rather than PGN."""
+    lines = (line for line in text.splitlines() if line.strip() and
+             not line.lstrip().startswith("#"))
+    found = False
+    for line in lines:                   # PGN: over at its first line
+        if not _FEN_LINE.match(line):
+            return False
+        found = True
+    return found
+
+
+def read_text(text: str, source: str = "<text>", notation: str | None = None,
+              limit: int | None = None) -> tuple[list[Record], list[Problem]]:
+    """([Record], [Problem]) of pasted text: positions (one FEN or EPD a
+    line, see looks_like_fen_lines) or PGN."""
+    if looks_like_fen_lines(text):
+        return read_fen_lines(text, source)
+    return read_pgn(text, source, notation, limit)
 
 
 def read_fen_lines(text: str, source: str = "<fen>") -> tuple[list[Record], list[Problem]]:
@@ -399,10 +320,15 @@ def read_bytes(data: bytes, source: str = "<file>", notation: str | None = None,
         return [record], [Problem(source, 1, record.title(), f"variation dropped: {why}",
                                   _move_number(ply, record.fen), move, game_kept=True)
                           for ply, move, why in dropped]
-    text = decode(data)
-    if source.lower().endswith((".fen", ".epd")):
-        return read_fen_lines(text, source)
-    return read_pgn(text, source, notation, limit)
+    decoded = read_encoded(data)
+    text, warning = decoded.text, decoded.warning()
+    if source.lower().endswith((".fen", ".epd")) or looks_like_fen_lines(text):
+        records, problems = read_fen_lines(text, source)
+    else:
+        records, problems = read_pgn(text, source, notation, limit)
+    if warning:                          # the file's own (game 0): its text, not a game
+        problems.append(Problem(source, 0, "file", warning, game_kept=True))
+    return records, problems
 
 
 def game_files(paths: Iterable[str]) -> Iterator[str]:
@@ -430,12 +356,8 @@ def format_pgn(record: Record, notation: str = "wxf", comments: Sequence[str | N
     comment before the result. With a record.tree, that is the game
     written, variations and all (its main line's comments and marks, or
     the overrides, which concern only the main line)."""
-    tags = dict(record.tags)
-    tags["Result"] = record.result
-    tags["Format"] = FORMAT_NAMES[notation]
-    tags.setdefault("Variant", "xiangqi")
-    ordered = [k for k in _ROSTER] + [k for k in tags if k not in _ROSTER]
-    lines = [f'[{key} "{_escape(tags.get(key, "?"))}"]' for key in ordered]
+    lines = [f'[{key} "{_escape(_LINE_ENDS.sub(" ", value))}"]'
+             for key, value in _tags_written(record, notation)]
     if record.tree is not None:
         tokens = _movetext(record.tree, record.fen, notation, comments, marks)
     else:
@@ -457,6 +379,37 @@ def format_pgn(record: Record, notation: str = "wxf", comments: Sequence[str | N
         tokens.append(_comment(outro))
     tokens.append(record.result)
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n\n"
+
+
+def _tags_written(record: Record, notation: str) -> list[tuple[str, str]]:
+    """The tags of a record as written: every tag it has, in its order, with
+    [White] as [Red] (once, where the first of them stood), the result and the
+    notation its own; [Game "Chinese Chess"] first and the roster's tags
+    that it lacks ("?") before the next of the roster it has."""
+    values = dict(record.tags)
+    values.update(Result=record.result, Format=FORMAT_NAMES[notation])
+    values.setdefault("Variant", "xiangqi")
+    pairs: list[tuple[str, str]] = []
+    for key, value in values.items():
+        if key == "White" and values.get("Red", value) == value:
+            key = "Red"
+        if key == "Red" and any(name == "Red" for name, _ in pairs):
+            continue                     # [Red] and [White] for the same player
+        pairs.append((key, str(value)))
+    present = {key for key, _ in pairs}
+    written: list[tuple[str, str]] = [] if GAME_TAG[0] in present else [GAME_TAG]
+    absent = [key for key in _ROSTER if key not in present]
+    after_roster = len(written)          # where the roster's last tags go
+    for key, value in pairs:
+        if key in _ROSTER:               # the roster's missing tags that come before it
+            before = _ROSTER[:_ROSTER.index(key)]
+            written += [(name, "?") for name in absent if name in before]
+            absent = [name for name in absent if name not in before]
+        written.append((key, value))
+        if key in _ROSTER:
+            after_roster = len(written)
+    written[after_roster:after_roster] = [(name, "?") for name in absent]
+    return written
 
 
 def _movetext(tree: GameTree, fen: str | None, notation: str,
@@ -523,16 +476,43 @@ def _movetext(tree: GameTree, fen: str | None, notation: str,
 
 
 # -- tuong-pgn -----------------------------------------------------------------
+def _print_openings(paths: Sequence[str], lang: str) -> int:
+    """tuong-pgn opening: one line a game, CODE<TAB>name ('?' for none)."""
+    from tuong.tools.db import ecco
+    model, failures = ecco.shipped(), 0
+    for path in game_files(paths):
+        records, problems = read_file(path)
+        for record in records:
+            code = model.classify(record.moves, record.fen)
+            print(f"{code}\t{model.name(code, lang)}" if code else "?\t")
+        for problem in problems:
+            if not problem.game_kept:
+                print(f"error: {problem}", file=sys.stderr)
+                failures += 1
+    return 1 if failures else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tuong-pgn", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="tuong-pgn", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     convert = commands.add_parser("convert", help="PGN/XQF/FEN files in, PGN in a notation out")
     convert.add_argument("files", nargs="+", help="record files or folders")
-    convert.add_argument("--to", choices=notations.NOTATIONS, default="wxf")
+    convert.add_argument("--to", choices=notations.NOTATIONS, default="wxf",
+                         help="the notation of the output moves (default: wxf)")
     convert.add_argument("--from", dest="notation", choices=notations.NOTATIONS,
                          help="the notation of the input moves (default: [Format] or detected)")
     convert.add_argument("-o", "--output", help="output file (default: standard output)")
+    opening = commands.add_parser(
+        "opening", help="each game's ECCO code and name, learned from master games "
+                        "(a record's own [ECCO] tag is not read)")
+    opening.add_argument("files", nargs="+", help="record files or folders")
+    opening.add_argument("--lang", choices=("en", "vi", "zh-Hans", "zh-Hant"), default="zh-Hans",
+                         help="the language of the names (default: zh-Hans)")
     args = parser.parse_args(argv)
+    if args.command == "opening":
+        return _print_openings(args.files, args.lang)
+    if args.output:                      # refused before any file is read
+        check_output(parser, args.output, "-o")
 
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     games = failures = dropped = 0
@@ -550,7 +530,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if args.output:
             out.close()
-    print(f"{games} games written, {failures} left out"
+    print(f"{plural(games, 'game')} written, {failures} left out"
           + (f", {dropped} variation problem(s)" if dropped else ""), file=sys.stderr)
     return 1 if failures or dropped else 0
 

@@ -21,7 +21,6 @@ each mark. --plot draws each game's evaluation graph to a PNG (the `plot`
 extra: matplotlib), marked moves in colour. -concurrency N runs N engines on
 the positions at once.
 """
-import argparse
 import dataclasses
 import math
 import os
@@ -35,6 +34,7 @@ from tuong.engine.board import Board
 from tuong.protocol.client import Limit, open_engine
 from tuong.tools.records import commentary, notation as notations
 from tuong.tools import records
+from tuong.tools.cli import ArgumentParser, check_output, integer, plural, quiet_broken_pipe, real
 
 SCALE = 588                     # centipawns; tuong-train's fitted K (docs/guide/network.md)
 MARKS = (("??", 0.15), ("?", 0.10), ("?!", 0.05))
@@ -345,41 +345,48 @@ def _default_engine():
     return [sys.executable, "-m", "tuong.protocol"]
 
 
+@quiet_broken_pipe
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tuong-annotate",
-                                     description="Annotate games with an engine's judgement "
-                                                 "and commentary.")
+    parser = ArgumentParser(prog="tuong-annotate",
+                            description="Annotate games with an engine's judgement "
+                                        "and commentary.")
     parser.add_argument("files", nargs="+", help="PGN/XQF files or folders")
     parser.add_argument("-o", "--output", help="annotated PGN (default: standard output)")
     limits = parser.add_mutually_exclusive_group()
-    limits.add_argument("--movetime", type=float, help="seconds a position (default 0.1)")
-    limits.add_argument("--depth", type=int)
-    limits.add_argument("--nodes", type=int)
-    parser.add_argument("--to", choices=notations.NOTATIONS, default="wxf")
+    limits.add_argument("--movetime", type=real(0, strict=True),
+                        help="seconds a position (default 0.1)")
+    limits.add_argument("--depth", type=integer(1, 99), help="plies a position, instead")
+    limits.add_argument("--nodes", type=integer(1), help="nodes a position, instead")
+    parser.add_argument("--to", choices=notations.NOTATIONS, default="wxf",
+                        help="the notation of the moves written (default: wxf)")
     parser.add_argument("--lang", choices=commentary.LANGS, default="en",
                         help="the commentary's language (default: en)")
-    parser.add_argument("-concurrency", "--concurrency", type=int, default=1)
+    parser.add_argument("-concurrency", "--concurrency", type=integer(1), default=1,
+                        help="engines analysing at once (default 1)")
     parser.add_argument("--plot", metavar="DIR", help="write each game's graph as DIR/game-N.png")
     parser.add_argument("--engine", help="the engine's command (default: tuong)")
-    parser.add_argument("--protocol", choices=("uci", "ucci", "xboard"), default="uci")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--protocol", choices=("uci", "ucci", "xboard"), default="uci",
+                        help="the engine's protocol (default: uci)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an engine option, e.g. Hash=64 (may be repeated)")
     args = parser.parse_args(argv)
-    for value, name in ((args.movetime, "--movetime"), (args.depth, "--depth"),
-                        (args.nodes, "--nodes"), (args.concurrency, "-concurrency")):
-        if value is not None and value <= 0:
-            parser.error(f"{name} must be positive")
     options = {}
     for item in args.option:
         if "=" not in item:
             parser.error(f"--option {item!r}: expected NAME=VALUE")
         name, value = item.split("=", 1)
         options[name] = value
+    if args.output:                      # refused now, not after minutes of analysis
+        check_output(parser, args.output, "-o")
     if args.plot:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
             parser.error("--plot needs matplotlib: pip install 'tuong[plot]'")
-        os.makedirs(args.plot, exist_ok=True)
+        try:
+            os.makedirs(args.plot, exist_ok=True)
+        except OSError as error:
+            parser.error(f"--plot {args.plot}: {error.strerror or error}")
     limit = Limit(movetime=args.movetime) if args.movetime else Limit(depth=args.depth) \
         if args.depth else Limit(nodes=args.nodes) if args.nodes else Limit(movetime=0.1)
 
@@ -414,8 +421,8 @@ def main(argv=None):
     finally:
         if args.output:
             out.close()
-    print(f"{len(games)} games, {len(jobs)} positions in {time.monotonic() - started:.1f} s",
-          file=sys.stderr)
+    print(f"{plural(len(games), 'game')}, {plural(len(jobs), 'position')} in "
+          f"{time.monotonic() - started:.1f} s", file=sys.stderr)
     return 1 if failures else 0
 
 

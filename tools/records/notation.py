@@ -34,16 +34,22 @@ file: their direction tells two of them apart.
 
 Parsing finds the legal move whose description matches the text; a text that
 names the piece by its file where the canonical form names it by its place
-is accepted when only one legal move fits it.
+is accepted when only one legal move fits it. It goes the quick way first
+(_direct: the pieces the text may name, found on the board's placement,
+tools/records/placement.py, each giving at most one move), and describes
+every legal move only when that way finds no single legal move, which gives
+the same answers (tests/test_notation_fast.py). LineReader reads a game's
+moves one after another, its placement kept up to date move by move.
 """
 import functools
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from tuong.engine.board import Board
 from tuong.engine.rows import xiangqi_squares
 from tuong.protocol.client import from_engine_move, to_engine_move
+from tuong.tools.records.placement import Placement
 
 NOTATIONS = ("coords", "ranks1", "iccs", "wxf", "chinese", "vietnamese")
 
@@ -243,7 +249,7 @@ def _read_wxf(text):
 
 
 def _read_chinese(text):
-    chars = [c for c in text if not c.isspace()]
+    chars = "".join(text.split())       # str.split's whitespace is str.isspace's
     if len(chars) < 4:
         raise ValueError("not a Chinese move")
     try:
@@ -302,6 +308,22 @@ def _board(board: Board | str) -> Board:
     return Board(board) if isinstance(board, str) else board
 
 
+_BOARDS: dict[str | None, Board] = {}
+
+
+def board_at(fen: str | None = None) -> Board:
+    """Board(fen) (the start position for None or ""), a copy of one kept
+    for the FEN: records repeat their FENs, and a Board costs a FEN's
+    parsing where a copy costs next to nothing. ValueError as Board's."""
+    board = _BOARDS.get(fen)
+    if board is None:
+        board = Board(fen) if fen else Board()
+        if len(_BOARDS) >= 256:
+            _BOARDS.clear()
+        _BOARDS[fen] = board
+    return board.copy()
+
+
 def write(board: Board | str, move: str, notation: str = "wxf") -> str:
     """The legal move `move` (a0-i9) of `board` (a Board or FEN) in a notation."""
     board = _board(board)
@@ -352,7 +374,13 @@ _ICCS = re.compile(r"([A-Ia-i]\d)-?([A-Ia-i]\d)")
 def parse(board: Board | str, text: str, notation: str) -> str:
     """The legal move (a0-i9) that `text` names in the notation; ValueError
     saying why when it names none (malformed, illegal or ambiguous)."""
-    board = _board(board)
+    return _parse(_board(board), text, notation, None)
+
+
+def _parse(board: Board, text: str, notation: str, placement: Placement | None,
+           direct: bool = True) -> str:
+    """parse, with the position's Placement where the caller keeps one; the
+    long way alone (describing every legal move) unless `direct`."""
     text = text.strip()
     if notation != "chinese":
         # Full-width forms (Ｃ２＝５), as Chinese and Japanese keyboards type
@@ -379,6 +407,10 @@ def parse(board: Board | str, text: str, notation: str) -> str:
         read = reader(text)
     except ValueError as error:
         raise ValueError(f"{error}: {text!r}") from None
+    if direct:
+        move = _direct(board, placement or Placement(board.fen()), read)
+        if move is not None:
+            return move
     described = _descriptions(board.fen(), tuple(board.legal_moves()), style, read[0])
     found = [m for m, desc, _, _ in described if _matches(read, desc)]
     if not found and read[1][0] == "file":
@@ -389,6 +421,110 @@ def parse(board: Board | str, text: str, notation: str) -> str:
         return found[0]
     raise ValueError(f"{'ambiguous' if found else 'no legal move is'} {text!r} "
                      f"({notation}) in {board.fen()}")
+
+
+def _direct(board: Board, placement: Placement, read: tuple, check: bool = True) -> str | None:
+    """The move a read description names, found from where the pieces stand:
+    each piece it may name (the pieces of its kind on its file, or the one
+    at its place on each file that has several) gives at most one move of
+    that direction and distance; the answer when exactly one is legal,
+    else None (the caller then takes the long way, which explains).
+
+    Exactly the long way's answer: its first choice (the canonical
+    descriptions that match) is among these candidates, and so is its
+    second (the file form, or the tandem form, every piece of the kind
+    named by its file or its place), which is these candidates exactly; a
+    single candidate is therefore its only answer.
+
+    Unless `check`, a piece alone on its file gives its move unchecked:
+    the caller plays it, which checks it, and takes the long way if it is
+    refused."""
+    kind, place, direction, amount = read
+    if place[0] == "file":
+        ranks = placement.on_file(kind, place[1])
+        if len(ranks) == 1:              # most moves: a piece alone on its file
+            move = placement.move(kind, place[1], ranks[0], direction, amount)
+            return move if move is not None and (not check or board.is_legal(move)) else None
+        named = [(place[1], rank) for rank in ranks]
+    else:
+        _, label, _, file = place
+        files = placement.crowded(kind) if file is None else \
+            {file: placement.on_file(kind, file)}
+        named = []
+        for file, ranks in files.items():
+            count = len(ranks)
+            index = _label_index(label, count) if count > 1 else None
+            if index is not None and 1 <= index <= count:
+                named.append((file, ranks[index - 1]))
+    found = None
+    for file, rank in named:
+        move = placement.move(kind, file, rank, direction, amount)
+        if move is not None and board.is_legal(move):
+            if found is not None:
+                return None              # several: the long way says which is meant, or why not
+            found = move
+    return found
+
+
+class LineReader:
+    """Moves read one after another on a board, each played on it:
+    `push(text)` reads a text (as parse) and plays its move; the placement
+    the reading looks at is kept up to date from move to move rather than
+    read again from the board."""
+
+    def __init__(self, board: Board, notation: str) -> None:
+        self.board = board
+        self.notation = notation
+        self._placement: Placement | None = None
+        self._key: tuple[int, int] | None = None     # the (ply, hash) _placement is of
+        self._reads = _READS.setdefault(notation, {}) if notation in _READERS else None
+
+    def push(self, text: str) -> str:
+        """The move (a0-i9) `text` names, played on the board; ValueError (the
+        board unchanged) when it names none or the board takes no more."""
+        board, reads = self.board, self._reads
+        if reads is None:                # a coordinate notation: no pieces to look at
+            move = _parse(board, text, self.notation, None)
+            board.push(move)
+            return move
+        placement = self._placement
+        if placement is None or self._key != (board.ply, board.hash):
+            placement = self._placement = Placement(board.fen())   # first, or changed under us
+        try:
+            read = reads[text]
+        except KeyError:
+            read = _read(text, self.notation)
+            if len(reads) >= 20_000:
+                reads.clear()
+            reads[text] = read
+        found = _direct(board, placement, read, check=False) if read is not None else None
+        try:
+            if found is None:
+                raise ValueError
+            move = found
+            board.push(move)             # checks a move _direct did not
+        except ValueError:               # the long way: what the text names, or why nothing
+            move = _parse(board, text, self.notation, placement, direct=False)
+            board.push(move)
+        placement.push(move)
+        self._key = (board.ply, board.hash)
+        return move
+
+
+# The descriptions texts read as, by notation (LineReader's): games repeat their texts.
+_READS: dict[str, dict[str, tuple | None]] = {}
+
+
+def _read(text: str, notation: str) -> tuple | None:
+    """The description a text reads as in a notation of _READERS, as _parse
+    reads it (None if it does not)."""
+    text = text.strip()
+    if notation != "chinese":
+        text = unicodedata.normalize("NFKC", text)
+    try:
+        return _READERS[notation][0](text)
+    except ValueError:
+        return None
 
 
 @functools.lru_cache(maxsize=64)
@@ -402,19 +538,15 @@ def _descriptions(fen, legal, style, kind):
 
 
 def _legal(board, move, text):
-    if move not in board.legal_moves():
+    if not board.is_legal(move):
         raise ValueError(f"illegal move {text!r} in {board.fen()}")
     return move
 
 
 def parse_line(fen: str | None, texts: Iterable[str], notation: str) -> list[str]:
     """Moves (a0-i9) from texts read one after another from a position."""
-    board, out = (Board(fen) if fen else Board()), []
-    for text in texts:
-        move = parse(board, text, notation)
-        board.push(move)
-        out.append(move)
-    return out
+    reader = LineReader(Board(fen) if fen else Board(), notation)
+    return [reader.push(text) for text in texts]
 
 
 _CHINESE_CHARS = re.compile("[" + "".join(_CN_PIECES) + "进進退平前后後中" + "]")
@@ -430,21 +562,33 @@ def looks_like_move(text: str) -> bool:
                     and _CHINESE_CHARS.search(text[:2])))
 
 
+_RANKS1 = re.compile(r"[a-i](10|[1-9])[a-i](10|[1-9])")
+
+
 def detect(texts: Iterable[str]) -> str | None:
-    """The notation a sequence of move texts is written in, or None."""
+    """The notation a sequence of move texts is written in, or None: the one
+    most of them have the shape of (a mistyped move does not hide it)."""
     texts = [t.strip() for t in texts if t.strip()]
     if not texts:
         return None
-    if any(_CHINESE_CHARS.search(t) for t in texts):
-        return "chinese"
-    if all(_COORDS.fullmatch(t) for t in texts):
+    shapes: tuple[tuple[str, Callable[[str], object]], ...] = (
+        ("chinese", _CHINESE_CHARS.search), ("coords", _COORDS.fullmatch),
         # 0-9 ranks unless a rank 0 never shows and a rank 10 does, or the
         # line is only legal read as ranks 1-10 (the caller checks legality).
-        return "coords"
-    if all(re.fullmatch(r"[a-i](10|[1-9])[a-i](10|[1-9])", t) for t in texts):
-        return "ranks1"
-    if all(_ICCS.fullmatch(t) for t in texts):
-        return "iccs"
+        ("ranks1", _RANKS1.fullmatch), ("iccs", _ICCS.fullmatch),
+        ("letters", lambda t: _WXF_RE.fullmatch(t.upper()) or _VN_RE.fullmatch(t)))
+    # The most texts fit; on a tie, the first of the list (most specific) wins
+    # (and so does the first that all of them fit, the later left uncounted).
+    counts: list[tuple[int, int, str]] = []
+    for i, (name, fits) in enumerate(shapes):
+        counts.append((sum(bool(fits(t)) for t in texts), -i, name))
+        if counts[-1][0] == len(texts):
+            break
+    count, _, found = max(counts)
+    if found != "letters" and count:
+        return found
+    if count:                            # WXF or Vietnamese: by the texts of their shape
+        texts = [t for t in texts if shapes[-1][1](t)]
     joined = "".join(texts)
     if re.search(r"[=+]", joined):
         return "wxf"

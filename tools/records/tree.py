@@ -158,9 +158,11 @@ class GameTree:
 
     def undo_edit(self, limit: int | None = None) -> Node | None:
         """Take back the last promote or delete; the node it concerned, or
-        None when there is nothing to take back. ValueError, and the edit
-        stays to take back, when a deletion brought back would make the tree
-        hold more than `limit` nodes."""
+        None when there is nothing to take back, or when its place is gone
+        (the edit is then dropped and the tree stays as it is: an older
+        edit is taken back only where it still fits). ValueError, and the
+        edit stays to take back, when a deletion brought back would make
+        the tree hold more than `limit` nodes."""
         if not self._edits:
             return None
         kind, parent, index, node = self._edits[-1]
@@ -170,18 +172,31 @@ class GameTree:
                 raise ValueError(f"it brings back {size:,} moves, and the tree would hold "
                                  f"more than {limit:,}")
         self._edits.pop()
+        if not self._in_place(kind, parent, index, node):
+            return None                  # its place is gone: nothing changes
         if kind == "promote":
             siblings = parent.children
             siblings[index - 1], siblings[index] = siblings[index], siblings[index - 1]
         else:
-            attached = self.nodes.get(parent.id) is parent
-            if not attached or any(child.move == node.move for child in parent.children):
-                return None              # its place is gone, or the move was played again
             parent.children.insert(index, node)
             for back in node.walk():
                 self.nodes[back.id] = back
         self.version += 1
         return node
+
+    def _in_place(self, kind: str, parent: Node, index: int, node: Node) -> bool:
+        """Whether an edit can be taken back where it was made: its branch
+        point is still in the tree and, for a promote, the variation it
+        moved still stands where the promote put it (an earlier undo whose
+        place was gone left it elsewhere); for a delete, its move was not
+        played again there. An edit that is not in place is dropped, and
+        the tree is left as it is."""
+        if self.nodes.get(parent.id) is not parent:
+            return False
+        siblings = parent.children
+        if kind == "promote":
+            return 0 < index < len(siblings) and siblings[index - 1] is node
+        return all(child.move != node.move for child in siblings)
 
     @property
     def can_undo_edit(self) -> bool:

@@ -6,7 +6,7 @@
     tuong-datagen --pgnout games.pgn --openings openings.epd --games 2000
                   [--nodes 5000 | --depth D] [--spread 0.25] [--concurrency 1]
                   [--seed 1] [--engine CMD] [--hash 16] [--option NAME=VALUE]...
-                  [--resign 4,1000] [--draw 60,10,10] [--maxplies 300]
+                  [--resign 4,1000] [--draw 60,10,10] [--max-plies 300]
                   [--dry-run] [-- EXTRA tuong-match ARGUMENTS, e.g. -cluster ADDRESS]
 
 With --out (for the network's trainer, tuong-train), the core's search
@@ -42,7 +42,8 @@ import sys
 
 from tuong.tools import doc_parser
 from tuong.tools.match import cli as match
-from tuong.tools.cli import HIGHEST, check_cluster, check_input, check_output, integer, real
+from tuong.tools.cli import (HIGHEST, check_cluster, check_input, check_output, integer,
+                             quiet_broken_pipe, real)
 
 
 def engine_command():
@@ -68,7 +69,7 @@ def match_argv(args, extra=()):
     argv += ["-openings", f"file={args.openings}", "format=epd", "order=random",
              "-seed", str(args.seed), "-games", str(args.games),
              "-concurrency", str(args.concurrency), "-pgnout", args.pgnout,
-             "-maxplies", str(args.maxplies), "-event", "tuong-datagen"]
+             "-maxplies", str(args.max_plies), "-event", "tuong-datagen"]
     if args.resign != "off":
         argv += ["-resign", f"movecount={resign[0]}", f"score={resign[1]}"]
     if args.draw != "off":
@@ -85,47 +86,97 @@ def _numbers(count):
     return parse
 
 
+# Options of one route only, and their defaults: given to the other, each
+# would be ignored without a word (a run with the wrong network, say).
+OUT_ONLY: dict[str, object] = {"positions": 1_000_000, "random_plies": "6,10", "eval_file": "",
+                               "cluster": None}
+PGNOUT_ONLY: dict[str, object] = {"games": 1000, "spread": 0.25, "engine": None, "option": [],
+                                  "resign": "4,1000", "draw": "60,10,10", "dry_run": False}
+MAX_PLIES = {"out": 400, "pgnout": 300}       # --max-plies' default on each route
+
+
+def make_parser():
+    """tuong-datagen's options (each route's own are checked in main())."""
+    parser = doc_parser("tuong-datagen", __doc__)
+    parser.add_argument("--openings", metavar="EPD",
+                        help="EPD openings (tuong-openings); --pgnout needs them")
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--out", metavar="FILE", help="positions file (binary) for tuong-train")
+    target.add_argument("--pgnout", metavar="FILE", help="PGN file the games are appended to")
+    parser.add_argument("--positions", type=integer(1), metavar="N",
+                        help="with --out: positions the file should hold (default 1000000)")
+    parser.add_argument("--random-plies", type=_numbers(2), metavar="LOW,HIGH",
+                        help="with --out: random plies opening each game (default 6,10)")
+    parser.add_argument("--eval-file", metavar="FILE",
+                        help="with --out: the evaluation file (network or weights; "
+                             "default: the shipped one)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="with --out: tcp://HOST:PORT of a Dask scheduler, "
+                        "or local[:N] worker processes (pip install 'tuong[cluster]')")
+    parser.add_argument("--max-plies", type=integer(1), metavar="N",
+                        help="a game is drawn after N plies (default: 400 with --out, "
+                             "at least 20; 300 with --pgnout)")
+    # The name --pgnout's games had (tuong-match's -maxplies): old scripts still work.
+    parser.add_argument("--maxplies", dest="max_plies", type=integer(1),
+                        default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    parser.add_argument("--games", type=integer(1), metavar="N",
+                        help="with --pgnout: games to play (default 1000)")
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--nodes", type=integer(1), help="engine A's nodes a move "
+                       "(default 5000; with --out 3000)")
+    limit.add_argument("--depth", type=integer(1, 99),
+                       help="with --pgnout: engine A's depth (B: one more)")
+    parser.add_argument("--spread", type=real(0),
+                        help="with --pgnout: engine B searches (1 + this) x A's nodes "
+                             "(default 0.25)")
+    parser.add_argument("--concurrency", type=integer(1), default=1,
+                        help="games at once: worker processes, or tuong-match's "
+                             "-concurrency (default 1)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the games' seed, and the order of the openings (default 1)")
+    parser.add_argument("--engine", metavar="CMD",
+                        help="with --pgnout: command that starts tuong (default: tuong)")
+    parser.add_argument("--hash", type=integer(1, 4096), default=16,
+                        help="hash table megabytes per engine (default 16)")
+    parser.add_argument("--option", action="append", metavar="NAME=VALUE",
+                        help="with --pgnout: a UCI option for both engines, "
+                             "e.g. EvalFile=/path/w.json")
+    parser.add_argument("--resign", type=_numbers(2),
+                        help="with --pgnout: MOVES,CP (or off): adjudicated loss "
+                             "(default 4,1000)")
+    parser.add_argument("--draw", type=_numbers(3),
+                        help="with --pgnout: FROM_MOVE,MOVES,CP (or off): adjudicated draw "
+                             "(default 60,10,10)")
+    parser.add_argument("--dry-run", action="store_true", default=None,
+                        help="with --pgnout: print the tuong-match command and stop")
+    return parser
+
+
+def _route_options(parser, args):
+    """Refuse an option of the other route; fill in the defaults."""
+    route, other, theirs = (("--out", "--pgnout", PGNOUT_ONLY) if args.out else
+                            ("--pgnout", "--out", OUT_ONLY))
+    given = [name for name in theirs if getattr(args, name) is not None]
+    if given:
+        parser.error(f"--{given[0].replace('_', '-')} is for {other} runs, "
+                     f"not {route}")
+    for name, default in {**OUT_ONLY, **PGNOUT_ONLY}.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    if args.max_plies is None:
+        args.max_plies = MAX_PLIES["out" if args.out else "pgnout"]
+
+
+@quiet_broken_pipe
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     extra = []
     if "--" in argv:
         cut = argv.index("--")
         argv, extra = argv[:cut], argv[cut + 1:]
-    parser = doc_parser("tuong-datagen", __doc__)
-    parser.add_argument("--openings", help="EPD openings (tuong-openings)")
-    target = parser.add_mutually_exclusive_group(required=True)
-    target.add_argument("--out", help="positions file (binary) for tuong-train")
-    target.add_argument("--pgnout", help="PGN file the games are appended to")
-    parser.add_argument("--positions", type=integer(1), default=1_000_000,
-                        help="with --out: positions the file should hold")
-    parser.add_argument("--random-plies", type=_numbers(2), default="6,10",
-                        help="with --out: LOW,HIGH random plies opening each game")
-    parser.add_argument("--eval-file", default="",
-                        help="with --out: the evaluation file (network or weights)")
-    parser.add_argument("--cluster", help="with --out: tcp://HOST:PORT of a Dask scheduler, "
-                        "or local[:N] worker processes (pip install 'tuong[cluster]')")
-    parser.add_argument("--max-plies", type=integer(20), default=400)
-    parser.add_argument("--games", type=integer(1), default=1000)
-    limit = parser.add_mutually_exclusive_group()
-    limit.add_argument("--nodes", type=integer(1), help="engine A's nodes a move "
-                       "(default 5000; with --out 3000)")
-    limit.add_argument("--depth", type=integer(1, 99), help="engine A's depth (B: one more)")
-    parser.add_argument("--spread", type=real(0), default=0.25,
-                        help="engine B searches (1 + this) x A's nodes (default 0.25)")
-    parser.add_argument("--concurrency", type=integer(1), default=1)
-    parser.add_argument("--seed", type=int, default=1, help="the order of the openings")
-    parser.add_argument("--engine", help="command that starts tuong (default: tuong)")
-    parser.add_argument("--hash", type=integer(1, 4096), default=16)
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a UCI option for both engines, e.g. EvalFile=/path/w.json")
-    parser.add_argument("--resign", type=_numbers(2), default="4,1000",
-                        help="MOVES,CP (or off): adjudicated loss (default 4,1000)")
-    parser.add_argument("--draw", type=_numbers(3), default="60,10,10",
-                        help="FROM_MOVE,MOVES,CP (or off): adjudicated draw (default 60,10,10)")
-    parser.add_argument("--maxplies", type=integer(1), default=300)
-    parser.add_argument("--dry-run", action="store_true",
-                        help="print the tuong-match command and stop")
+    parser = make_parser()
     args, unknown = parser.parse_known_args(argv)
+    _route_options(parser, args)
     if args.out:
         if unknown or extra:
             parser.error(f"unknown arguments: {' '.join(unknown + extra)}")
@@ -153,6 +204,8 @@ def selfplay_main(parser, args):
     from tuong.tools.training import dataset, selfplay
     if args.depth:
         parser.error("--out plays at a node budget: use --nodes")
+    if args.max_plies < 20:
+        parser.error(f"--max-plies {args.max_plies}: at least 20 with --out")
     low, high = map(int, args.random_plies.split(","))
     if low > high:
         parser.error("--random-plies LOW,HIGH needs LOW <= HIGH")
@@ -165,6 +218,7 @@ def selfplay_main(parser, args):
         check_cluster(parser, args.cluster, "--cluster")
     if args.eval_file:
         check_input(parser, args.eval_file, "--eval-file")
+        check_eval_file(parser, args.eval_file)
     settings = selfplay.Settings(nodes=args.nodes or 3000, random_plies=(low, high),
                                  max_plies=args.max_plies, hash_mb=args.hash,
                                  eval_file=args.eval_file, openings=openings)
@@ -175,6 +229,22 @@ def selfplay_main(parser, args):
     with out:
         return selfplay.fill(out, have, args.positions, settings, args.seed,
                              args.concurrency, args.cluster)
+
+
+def check_eval_file(parser, path):
+    """Refuse, before the workers start and before --out is touched, a file
+    the engine would not take as its evaluation (read as EvalFile reads it,
+    not put in force here)."""
+    from tuong.engine import network, weights
+    try:
+        if network.is_network_file(path):
+            network.read(path)
+        else:
+            weights.read(path)
+    except weights.NotJSONError:
+        parser.error(f"--eval-file {path}: neither a network (.nnue) nor a weights file (JSON)")
+    except (ValueError, OSError) as e:
+        parser.error(f"--eval-file: {e}")
 
 
 def _epd_fens(parser, path):

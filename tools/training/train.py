@@ -65,7 +65,7 @@ import time
 from tuong.engine import network, weights
 from tuong.engine.rows import mirror_square
 from tuong.tools import doc_parser
-from tuong.tools.cli import check_input, check_output, integer, real
+from tuong.tools.cli import check_input, check_output, integer, quiet_broken_pipe, real
 
 SCALE = 400             # centipawns per unit of the float network's output
 QA, QB = 255, 1024
@@ -447,14 +447,22 @@ class Run:
         self.rng.bit_generator.state = meta["rng"]
 
 
-def saved_scale(path):
-    """The K a checkpoint was trained with, or None (no checkpoint, or one
-    that cannot be read: the resume then says why)."""
+def saved_meta(path):
+    """A checkpoint's record of its run (settings, epoch, ...), or None (no
+    checkpoint, or one that cannot be read: the resume then says why)."""
     import numpy as np
     try:
         with np.load(path) as saved:
-            return float(json.loads(bytes(saved["meta"]).decode())["settings"]["scale"])
+            return json.loads(bytes(saved["meta"]).decode())
     except Exception:           # a cut or foreign file: numpy's many errors
+        return None
+
+
+def saved_scale(path):
+    """The K a checkpoint was trained with, or None (see saved_meta)."""
+    try:
+        return float(saved_meta(path)["settings"]["scale"])
+    except (TypeError, KeyError, ValueError):
         return None
 
 
@@ -551,24 +559,46 @@ def _bar(iterable, label, progress):
     return tqdm(iterable, desc=label, unit="batch", leave=False, file=sys.stderr)
 
 
+def check_resume(parser, checkpoint, epochs):
+    """Refuse --resume, before the data is read, when there is no checkpoint
+    or it has trained past --epochs (a run would train nothing and write the
+    checkpoint's network as if it were asked for)."""
+    if not os.path.exists(checkpoint):
+        parser.error(f"--resume: no checkpoint {checkpoint}")
+    meta = saved_meta(checkpoint)
+    done = meta.get("epoch") if isinstance(meta, dict) else None
+    if isinstance(done, int) and done > epochs:
+        parser.error(f"--resume: {checkpoint} has trained {done} epochs already, more than "
+                     f"--epochs {epochs} (give --epochs {done} or more)")
+
+
+@quiet_broken_pipe
 def main(argv=None):
     parser = doc_parser("tuong-train", __doc__)
     parser.add_argument("data", nargs="+", help="positions files (tuong-datagen --out)")
     parser.add_argument("-o", "--output", required=True, help="network file to write")
-    parser.add_argument("--hidden", type=integer(16, network.MAX_HIDDEN), default=128)
+    parser.add_argument("--hidden", type=integer(16, network.MAX_HIDDEN), default=128,
+                        help="units of the feature transformer, a multiple of 16 (default 128)")
     parser.add_argument("--buckets", type=int, choices=network.BUCKETS, default=1,
                         help="king buckets of the feature transformer (6: the folded palace)")
     parser.add_argument("--layer", type=integer(0, network.MAX_LAYER), default=0,
                         help="units of a hidden layer after the transformer (0: none)")
-    parser.add_argument("--epochs", type=integer(1, 1000), default=12)
-    parser.add_argument("--batch", type=integer(64, 1 << 20), default=16384)
-    parser.add_argument("--lr", type=real(1e-6, 1.0), default=0.001)
+    parser.add_argument("--epochs", type=integer(1, 1000), default=12,
+                        help="passes over the data in all, a resumed run's included (default 12)")
+    parser.add_argument("--batch", type=integer(64, 1 << 20), default=16384,
+                        help="positions a step (default 16384)")
+    parser.add_argument("--lr", type=real(1e-6, 1.0), default=0.001,
+                        help="Adam's learning rate, a third of it for the last third of the "
+                             "epochs (default 0.001)")
     parser.add_argument("--lambda", dest="lam", type=real(0, 1), default=1.0,
                         help="weight of the search score in the target (the rest: the result)")
-    parser.add_argument("--validation", type=real(0, 0.5), default=0.05)
+    parser.add_argument("--validation", type=real(0, 0.5), default=0.05,
+                        help="the share of the positions, the last ones, kept out to "
+                             "validate on (default 0.05)")
     parser.add_argument("--scale", type=real(1, 100000), help="K, centipawns (default: fitted)")
     parser.add_argument("--limit", type=integer(1), help="use at most this many positions")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the initial weights and the order of the data (default 1)")
     parser.add_argument("--threads", type=integer(1, 256), help="BLAS threads (default: all)")
     parser.add_argument("--chunk", type=integer(1000), default=2_500_000,
                         help="positions read at a time (memory: about 300 bytes each)")
@@ -590,6 +620,9 @@ def main(argv=None):
         check_input(parser, path, "DATA")
     check_output(parser, args.output, "--output")
     need_numpy()
+    checkpoint = args.output + ".ckpt"
+    if args.resume:
+        check_resume(parser, checkpoint, args.epochs)
     if args.threads:
         try:
             from threadpoolctl import threadpool_limits
@@ -608,7 +641,6 @@ def main(argv=None):
     if n < 100:
         parser.error(f"{n} positions: too few to train on")
     started = time.time()
-    checkpoint = args.output + ".ckpt"
     # One run a network: two would write each other's checkpoints.
     lock = open(checkpoint + ".lock", "a")
     try:
@@ -654,8 +686,6 @@ def main(argv=None):
     rates = [args.psqt_rate if p is model.P else 1.0 for p in model.params()]
     run = Run(model, Adam(model.params(), args.lr, rates), rng, settings)
     if args.resume:
-        if not os.path.exists(checkpoint):
-            parser.error(f"--resume: no checkpoint {checkpoint}")
         try:
             run.load(checkpoint)
         except (ValueError, OSError, KeyError) as e:

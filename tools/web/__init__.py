@@ -2,6 +2,7 @@
 
     tuong-web [--host 127.0.0.1] [--port 8731] [--no-browser] [--engine CMD]
               [--protocol uci|ucci] [--max-sessions 8] [--idle-timeout 3600]
+              [--db PATH]
 
 Starts a local web server (the `web` extra: Starlette and uvicorn) and opens
 the page in the browser. Every asset is served from the package: nothing is
@@ -10,6 +11,8 @@ process (tuong by default, any UCI or UCCI engine with --engine), started on
 the page's first search and ended, reaped, when the page closes, goes idle
 for --idle-timeout seconds, or the server stops. The page's messages are in
 docs/web-protocol.md; tools/web/session.py checks and carries them out.
+The games database (--db, default tuong-db's) holds the Database tab's
+games, the explorer's master moves and the page's library (tools/web/database.py).
 
 Safety: the server binds to 127.0.0.1 unless --host says otherwise (and then
 warns); a WebSocket whose Origin is not this server's is refused (another
@@ -39,6 +42,9 @@ MAX_MESSAGE = 4 * 1024 * 1024          # bytes of one WebSocket frame (an upload
 # settings for each address (origin), so a new port each time would seem to lose them.
 DEFAULT_PORT = 8731
 OUTBOX_BYTES = 4 * 1024 * 1024         # queued for a page that reads too slowly
+# One message alone may be larger (an export): at most this, as much as a game
+# that a page keeps can be written (5,000 moves, each a 2,000-character comment).
+MAX_SENT = 64 * 1024 * 1024
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; "
                                "style-src 'self' 'unsafe-inline'; connect-src 'self'",
@@ -71,14 +77,17 @@ class Server:
     """The sessions of one tuong-web process."""
 
     def __init__(self, engine_argv, protocol="uci", max_sessions=8, idle_timeout=3600.0,
-                 host="127.0.0.1"):
+                 host="127.0.0.1", db_path=None):
         self.engine_argv, self.protocol = engine_argv, protocol
+        self.db_path = db_path           # the games database (None: the pages have none)
         # The names a page may reach us by: loopback's, and the one we bind to.
         self.names = {"127.0.0.1", "localhost", "::1", host.strip("[]").lower()}
         if host in ("0.0.0.0", "::", ""):
             self.names.add("*")          # every address of this machine, by number
         self.max_sessions, self.idle_timeout = max_sessions, idle_timeout
         self.sessions = set()
+        from tuong.tools.web.clock import ClockKeeper
+        self.keeper = ClockKeeper(keep_for=idle_timeout)   # a reloaded page's clocks
         self.engine_name = os.path.basename(engine_argv[0]) if engine_argv[0] != sys.executable \
             else "tuong"
 
@@ -113,6 +122,7 @@ class Server:
 
     async def websocket(self, ws):
         from starlette.websockets import WebSocketDisconnect
+        from tuong.tools.web import words
         from tuong.tools.web.session import STATE, Session
 
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), self.names):
@@ -120,8 +130,10 @@ class Server:
             return
         await ws.accept()
         if len(self.sessions) >= self.max_sessions:
-            await ws.send_text(json.dumps({"type": "error", "message":
-                                           f"too many pages open (at most {self.max_sessions})"}))
+            await ws.send_text(json.dumps({
+                "type": "error", "message": f"too many pages open (at most {self.max_sessions})",
+                "key": "too many pages open (at most {n})", "params": {"n": self.max_sessions}},
+                ensure_ascii=False))
             await ws.close(code=1013, reason="too many sessions")
             return
         # The outbox: texts waiting to be written, bounded in bytes, and at
@@ -138,8 +150,14 @@ class Server:
                     outbox.append(STATE)
                     wake.set()
                 return
-            text = json.dumps(message)          # ASCII: its length is its bytes
-            if queued["bytes"] + len(text) > OUTBOX_BYTES:
+            # UTF-8 JSON: a Chinese character is 3 bytes, not a 6-byte \u escape.
+            text = json.dumps(message, ensure_ascii=False)
+            size = len(text.encode())
+            # One message larger than the outbox (a large export) goes when
+            # nothing else waits: the game it comes from is bounded (MAX_NODES
+            # moves, MAX_TEXT a comment), so it is as much as the page holds.
+            if queued["bytes"] + size > OUTBOX_BYTES and \
+                    not (queued["bytes"] == 0 and size <= MAX_SENT):
                 if message.get("type") == "info":       # analysis lines go first
                     queued["dropped"] += 1
                     if queued["dropped"] in (1, 100, 10_000):
@@ -150,11 +168,11 @@ class Server:
                       file=sys.stderr)
                 receiving.cancel()
                 return
-            queued["bytes"] += len(text)
-            outbox.append(text)
+            queued["bytes"] += size
+            outbox.append((text, size))
             wake.set()
 
-        session = Session(self.open_engine, emit, self.engine_name)
+        session = Session(self.open_engine, emit, self.engine_name, self.keeper, self.db_path)
         self.sessions.add(session)
 
         async def writer():
@@ -166,14 +184,15 @@ class Server:
                     if item is STATE:
                         queued["state"] = False
                         try:
-                            text = json.dumps(session.state())
+                            text = json.dumps(session.state(), ensure_ascii=False)
                         except Exception as error:   # a fault of ours: said and logged
                             traceback.print_exc(file=sys.stderr)
                             text = json.dumps({"type": "error",
-                                               "message": f"internal error: {error!r}"})
+                                               "message": f"internal error: {error!r}"},
+                                              ensure_ascii=False)
                     else:
-                        queued["bytes"] -= len(item)
-                        text = item
+                        text, size = item
+                        queued["bytes"] -= size
                     await ws.send_text(text)
 
         sending = asyncio.create_task(writer())
@@ -184,7 +203,7 @@ class Server:
                 try:
                     text = await asyncio.wait_for(ws.receive_text(), self.idle_timeout)
                 except asyncio.TimeoutError:
-                    emit({"type": "notice", "text": "closed after being idle"})
+                    emit(words.notice("closed after being idle", session.lang))
                     await asyncio.sleep(0.1)
                     await ws.close(code=1000, reason="idle")
                     break
@@ -262,6 +281,10 @@ def main(argv=None):
                         help="pages (and engines) at once (default 8)")
     parser.add_argument("--idle-timeout", type=real(0, strict=True), default=3600.0,
                         help="seconds without a message before a page is closed (default 3600)")
+    parser.add_argument("--db", metavar="PATH",
+                        help="the games database: the Database tab, the explorer's master "
+                             "moves and the library (default: tuong-db's, "
+                             "$XDG_DATA_HOME/tuong/games.sqlite)")
     args = parser.parse_args(argv)
     try:
         import uvicorn
@@ -270,7 +293,9 @@ def main(argv=None):
         parser.error("tuong-web needs the web extra: pip install 'tuong[web]' "
                      "(or pip install '.[web]' in a clone)")
     engine = shlex.split(args.engine) if args.engine else default_engine()
-    server = Server(engine, args.protocol, args.max_sessions, args.idle_timeout, args.host)
+    from tuong.tools.db import default_path
+    server = Server(engine, args.protocol, args.max_sessions, args.idle_timeout, args.host,
+                    args.db or str(default_path()))
     if not _loopback(args.host):
         print(f"tuong-web: WARNING: listening on {args.host}: anyone who can reach this "
               "address can use the page and start engines on this machine", file=sys.stderr)

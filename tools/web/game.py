@@ -7,6 +7,7 @@ a file, copying a tree for export.
 """
 import dataclasses
 import string
+import sys
 from typing import Optional
 
 from tuong.engine import levels
@@ -17,6 +18,7 @@ from tuong.tools import records
 from tuong.tools.match import referee
 from tuong.tools.records import notation as notations
 from tuong.tools.records.tree import GameTree
+from tuong.tools.web import words
 
 VARIANTS = tuple(GAMES)
 NOTATIONS = ("wxf", "chinese", "vietnamese", "iccs", "coords")
@@ -32,10 +34,20 @@ HEADER_NAMES = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "O
 SIDE_NAMES = {"xiangqi": ("Red", "Black"), "tictactoe": ("X", "O"),
               "dodgem": ("White", "Black"), "queens": ("First player", "Second player")}
 MANUAL_ENDS = ("resignation", "time forfeit", "agreement", "illegal move")
+# The rules a game ends by: mate, stalemate, the repetition rulings and the
+# no-capture rule, as the referee applies them; never a cap on its length (the
+# referee's 300 plies adjudicate a match, they are not a rule of Xiangqi).
+GAME_RULES = referee.Rules(max_plies=sys.maxsize)
 
 
 class Refused(Exception):
-    """A message the session will not carry out; its text goes to the page."""
+    """A message the session will not carry out; its text goes to the page,
+    with `key` (the sentence's English template), `params` and `detail`
+    (technical words after it) for the page's language (tools/web/words.py)."""
+
+    def __init__(self, message, *, key=None, params=None, detail=None):
+        super().__init__(message)
+        self.key, self.params, self.detail = key or message, params or {}, detail
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,23 +110,30 @@ def _result_for(first_wins):
 
 def text_field(value, name, limit=200):
     if not isinstance(value, str) or len(value) > limit:
-        raise Refused(f"{name} must be a string of at most {limit} characters")
+        raise Refused(f"{name} must be a string of at most {limit} characters",
+                      key="{name} must be a string of at most {n} characters",
+                      params={"name": name, "n": limit})
     return value
+
+
+def _illegal_position(problem):
+    key, params, detail = words.position_problem(problem)
+    return Refused(f"not a legal position: {problem}", key=key, params=params, detail=detail)
 
 
 def new_board(variant, fen=None):
     """A board of `variant` at `fen` (its start by default), under the
     Asian rules for Xiangqi; Refused for a position that is not legal."""
     if fen and not fen.strip():
-        raise Refused("not a legal position: the FEN is empty")
+        raise _illegal_position("the FEN is empty")
     if fen and variant == "xiangqi":
         problem = _setup_problem(fen)
         if problem:
-            raise Refused(f"not a legal position: {problem}")
+            raise _illegal_position(problem)
     try:
         board = GAMES[variant](fen) if fen else GAMES[variant]()
     except (ValueError, TypeError) as error:
-        raise Refused(f"not a legal position: {error}") from None
+        raise _illegal_position(str(error)) from None
     if variant == "xiangqi":
         board.rules = "asian"
     return board
@@ -152,7 +171,7 @@ def _setup_problem(fen):
 def judge(variant, board, last_capture):
     """The result if the position on `board` ends the game, else None."""
     if variant == "xiangqi":
-        verdict = referee.judge(board, referee.Rules(), last_capture)
+        verdict = referee.judge(board, GAME_RULES, last_capture)
         return None if verdict is None else \
             dict(zip(("result", "termination", "reason"), verdict))
     outcome = board.outcome()
@@ -305,8 +324,10 @@ def copy_tree(source, export, parent, with_notes):
     while stack:
         node, copy = stack.pop()
         for child in node.children:
-            made, _ = export.add(copy, child.move, child.comment,
-                                 child.data.get("amark") or child.mark)
+            # The record's own mark stays; the annotation's only fills in
+            # where the record has none, and only when it is asked for.
+            amark = child.data.get("amark") if with_notes else None
+            made, _ = export.add(copy, child.move, child.comment, child.mark or amark)
             note = child.data.get("note") if with_notes else None
             if note:
                 made.comment = f"{child.comment} {note}" if child.comment else note
@@ -331,7 +352,15 @@ def first_game(job, notation):
         found, problems = reader(*args)
     if not found:
         return None, 0, problems
-    record = found[0]
+    game = record_game(found[0], notation)
+    if game is None:
+        return None, 1, [f"a game of more than {MAX_NODES} moves"]
+    return game, count or len(found), problems
+
+
+def record_game(record, notation):
+    """(tree described, tags) of a record as the page studies it, or None
+    for a game larger than a page keeps. Pure: runs off the event loop."""
     tree = record.tree
     if tree is None:                     # a position, or a reader without variations
         tree = GameTree(record.fen)
@@ -341,13 +370,15 @@ def first_game(job, notation):
             node, _ = tree.add(node, move, comment)
     tree.start_fen = record.fen
     if len(tree) > MAX_NODES + 1:
-        return None, 1, [f"a game of more than {MAX_NODES} moves"]
+        return None
     fill("xiangqi", tree, notation)
     for node in tree.root.walk():        # as much as a page keeps (and restores)
         if node.comment and len(node.comment) > MAX_TEXT:
             node.comment = node.comment[:MAX_TEXT - 3] + "..."
     tags = {name: " ".join(value.split())[:200] for name, value in record.tags.items()
             if isinstance(value, str)}
-    if "Red" in tags:
-        tags.setdefault("White", tags["Red"])
-    return (tree, tags), count or len(found), problems
+    if "Red" in tags and tags.get("White", tags["Red"]) == tags["Red"]:
+        # The page calls Red's player White (its header field): [Red] is that, where it stood.
+        tags = {"White" if name == "Red" else name: value for name, value in tags.items()
+                if name != "White"}
+    return tree, tags

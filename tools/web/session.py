@@ -35,11 +35,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from tuong.engine.games import GAMES
-from tuong.protocol.client import EngineError, Limit, UnsupportedError
+from tuong.protocol.client import Limit
 from tuong.tools import records
 from tuong.tools.records import annotate, commentary, notation as notations
-from tuong.tools.records.opening_names import opening_name
 from tuong.tools.records.tree import GameTree
+from tuong.tools.web import hant, words
+from tuong.tools.web.database import DatabaseMessages, opening_label
+from tuong.tools.web.clock import ClockKeeper, Clocks
+from tuong.tools.web.searching import Searches
 from tuong.tools.web.game import (
     HEADER_NAMES, LANGS, MAX_IMPORT, MAX_MOVES, MAX_NODES, MAX_TEXT, NOTATIONS, SIDE_NAMES,
     VARIANTS, Level, Refused, copy_tree, describe, describe_root, fill, first_game, grid_of,
@@ -47,18 +50,22 @@ from tuong.tools.web.game import (
 
 DRAW_ACCEPT_CP = 30              # the engine takes a draw unless it is better by more
 HINT_LIMIT = Limit(movetime=0.5)
-CLOCK_MARGIN = 0.2               # seconds of lag forgiven before a flag falls
-INFO_INTERVAL = 0.1              # at most this often per line, unless the depth grows
 STATE = {"type": "state"}        # emitted as a marker: the sender builds the state (see above)
 
 
-class Session:
+class Session(Clocks, Searches, DatabaseMessages):
     """The game of one page. `open_engine()` starts an engine (a
     protocol.client.Engine); `emit(message)` sends to the page and may be
-    called only on the event loop's thread (STATE: see the module's doc)."""
+    called only on the event loop's thread (STATE: see the module's doc).
+    `keeper`: the server's ClockKeeper (tools/web/clock.py), that keeps a
+    game's clocks for its page's return. `db_path`: the games database
+    (tools/web/database.py; None: none)."""
 
-    def __init__(self, open_engine, emit, engine_name="engine"):
+    def __init__(self, open_engine, emit, engine_name="engine",
+                 keeper: ClockKeeper | None = None, db_path=None):
         self.open_engine, self.emit, self.engine_name = open_engine, emit, engine_name
+        self._init_database(db_path)
+        self.keeper = keeper
         self.loop = asyncio.get_running_loop()
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="tuong-web-engine")
         self.chores = ThreadPoolExecutor(1, thread_name_prefix="tuong-web-chores")
@@ -67,22 +74,26 @@ class Session:
         self.search = None               # the running client Analysis, if any
         self.epoch = 0                   # bumped by every change of the game
         self.view = 0                    # bumped by every change of the shown position
-        self.search_kind = None          # "move", "analysis" or "hint"
-        self.tasks = set()
+        self.search_kind: str | None = None   # "move", "analysis" or "hint"
+        self.tasks: set[asyncio.Task] = set()
         self.notation, self.lang, self.player = "wxf", "en", "Player"
         self.engine_side, self.level = "b", Level()
         self.analysing, self.multipv = False, 1
-        self.thinking = False
-        self.lines = {}                  # fen -> (pv, cp, mate, depth): known best lines
+        self.thinking = self.hurry = self._go_now = False   # hurry: "move now" (on_go)
+        self.lines: dict[str, tuple] = {}   # fen -> (pv, cp, mate, depth): known best lines
         self.annotation = None           # (the line's node ids, the searches) once annotated
         self.annotating = False
         self.summary = None
+        self.summary_sides = None        # the summary's numbers per side, for the page's table
         self.closed = False
         self.flag_task = self._last_task = None
         self.previous = None             # the game a new one replaced (`reopen` brings it back)
-        self._dirty, self._reset = set(), True
+        self._dirty: set[int] = set()
+        self._reset = True
         self._restored = False           # the next state answers a restore
         self._set_game("xiangqi", self._fresh_tree("xiangqi", None), {})
+        if keeper is not None:
+            keeper.live.add(self)
 
     # -- the game -------------------------------------------------------------
 
@@ -95,7 +106,9 @@ class Session:
         """Take a described tree as the game (the page gets all of it)."""
         self.variant, self.tree = variant, tree
         self.start_fen = tree.root.data["fen"]
-        self.headers = {k: v for k, v in headers.items() if k in HEADER_NAMES}
+        # The record's other tags are kept as they were (records.kept_tag), for its export.
+        self.headers = {k: v for k, v in headers.items()
+                        if k in HEADER_NAMES or records.kept_tag(k)}
         if self.headers.get("Result") not in records.RESULTS:
             self.headers.pop("Result", None)
         self.cursor = cursor or tree.root
@@ -111,14 +124,23 @@ class Session:
             self.previous = (self.variant, self.tree, dict(self.headers), self.cursor,
                              self.play, self.engine_side)
 
-    def _name_players(self):
-        """A game against the engine names it (with its level) and the player."""
-        if self.variant != "xiangqi" or self.engine_side is None:
+    def _record_names(self):
+        """Whether the record names its players itself (not as tuong names
+        a game against the engine): those names are never written over."""
+        return not all(words.is_default_name(self.headers.get(tag), self.engine_name, self.player)
+                       for tag in ("White", "Black"))
+
+    def _name_players(self, ours=None):
+        """A game against the engine names it (with its level) and the
+        player, in the page's language, unless the record names its players
+        (`ours`: whether the names are tuong's, known before a change)."""
+        ours = not self._record_names() if ours is None else ours
+        if self.variant != "xiangqi" or self.engine_side is None or not ours:
             return
-        engine = self.engine_name if self.level.elo is None else \
-            f"{self.engine_name} (level {self.level.elo})"
+        engine = words.engine_label(self.engine_name, self.level.elo, self.lang)
         mine, theirs = ("Black", "White") if self.engine_side == "w" else ("White", "Black")
-        self.headers[theirs], self.headers[mine] = engine, self.player
+        self.headers[theirs] = engine
+        self.headers[mine] = words.player_name(self.player, self.lang)
         self.headers.pop("WhiteElo", None)
         self.headers.pop("BlackElo", None)
         if self.level.elo is not None:
@@ -153,9 +175,13 @@ class Session:
             return
         if len(self.tree) > MAX_NODES:
             raise Refused(f"the game holds {MAX_NODES:,} moves, as many as a page keeps: "
+                          "delete some variations first", params={"n": f"{MAX_NODES:,}"},
+                          key="the game holds {n} moves, as many as a page keeps: "
                           "delete some variations first")
         if parent.data["ply"] >= MAX_MOVES:
-            raise Refused(f"a line of {MAX_MOVES:,} moves is as long as a page keeps")
+            raise Refused(f"a line of {MAX_MOVES:,} moves is as long as a page keeps",
+                          key="a line of {n} moves is as long as a page keeps",
+                          params={"n": f"{MAX_MOVES:,}"})
 
     def _result_at(self, node):
         return node.data.get("result") or node.data.get("end")
@@ -163,7 +189,7 @@ class Session:
     def _line_result(self, node):
         """The result of the line through `node`: the first one on it."""
         for step in [self.tree.root] + node.line():
-            result = self._result_at(step)
+            result = step.data.get("result") or (None if step.children else step.data.get("end"))
             if result:
                 return result
         return None
@@ -177,71 +203,10 @@ class Session:
         cached = node.data.get("says")
         if cached is None or cached[0] != key:
             board = self._board(node.parent)
-            cached = (key, commentary.sentence(commentary.facts(board, node.move, self.notation),
-                                               self.lang))
+            cached = (key, hant.for_lang(commentary.sentence(
+                commentary.facts(board, node.move, self.notation), self.lang), self.lang))
             node.data["says"] = cached
         return cached[1]
-
-    # -- clocks ---------------------------------------------------------------
-
-    def _reset_clocks(self):
-        self.clocks = {"w": self.level.base, "b": self.level.base} \
-            if self.level.kind == "clock" else None
-        self.clock_since = None          # (side, monotonic start) of the running clock
-
-    def _clock_side(self):
-        """The side whose clock runs: the side to move where the game
-        against the engine goes on (browsing does not stop it)."""
-        if self.clocks is None or self.engine_side is None or self._result_at(self.play):
-            return None
-        return self._board(self.play).turn
-
-    def _start_clock(self):
-        side = self._clock_side()
-        if self.clock_since and self.clock_since[0] == side:
-            return                       # it runs already
-        if self.clock_since and self._charge_clock(increment=False):
-            return                       # the time that ran is charged; its flag fell
-        side = self._clock_side()
-        self.clock_since = (side, time.monotonic()) if side else None
-
-    def _charge_clock(self, increment=True):
-        """Stop the running clock: take its time, add the increment. True
-        if its flag fell (the game at `play` is then lost on time)."""
-        if not self.clock_since or self.clocks is None:
-            return False
-        side, since = self.clock_since
-        self.clock_since = None
-        self.clocks[side] -= time.monotonic() - since
-        if self.clocks[side] < -CLOCK_MARGIN:
-            self.clocks[side] = 0.0
-            loser = SIDE_NAMES[self.variant][0 if side == "w" else 1]
-            self._end(self.play, {"result": "0-1" if side == "w" else "1-0",
-                                  "termination": "time forfeit",
-                                  "reason": f"{loser} loses on time"})
-            return True
-        if increment:
-            self.clocks[side] += self.level.inc
-        return False
-
-    def _clock_view(self):
-        if self.clocks is None:
-            return None
-        view = dict(self.clocks)
-        running = None
-        if self.clock_since:
-            running, since = self.clock_since
-            view[running] = max(0.0, view[running] - (time.monotonic() - since))
-        return {"w": round(view["w"], 2), "b": round(view["b"], 2), "running": running}
-
-    async def _watch_flag(self, epoch):
-        side, since = self.clock_since
-        await asyncio.sleep(max(0.0, self.clocks[side] + CLOCK_MARGIN - (time.monotonic() - since))
-                            + 0.05)
-        if epoch == self.epoch and self.clock_since and self.clock_since[0] == side:
-            self._charge_clock()
-            self.thinking = False
-            await self._changed()
 
     def _end(self, node, result):
         node.data["result"] = result
@@ -252,7 +217,8 @@ class Session:
     def _node_view(self, node):
         data = node.data
         return {"id": node.id, "parent": None if node.parent is None else node.parent.id,
-                "move": node.move, "text": data.get("text"), "ply": data["ply"],
+                "move": node.move, "text": hant.for_lang(data.get("text"), self.lang),
+                "ply": data["ply"],
                 "fen": data["fen"], "children": [child.id for child in node.children],
                 "comment": node.comment, "note": data.get("note"),
                 "mark": node.mark, "amark": data.get("amark"), "score": data.get("score"),
@@ -293,8 +259,11 @@ class Session:
                    "analysing": self.analysing, "multipv": self.multipv,
                    "notation": self.notation, "lang": self.lang, "player": self.player,
                    "engine_name": self.engine_name, "headers": self.headers,
+                   "record_names": self._record_names(),
                    "summary": self.summary, "can_undo_edit": self.tree.can_undo_edit,
+                   "summary_sides": self.summary_sides if self.summary else None,
                    "can_reopen": self.previous is not None, "book": self._book_moves(board),
+                   "masters": self._masters(board),
                    "restored": self._restored}
         self._dirty.clear()
         self._reset = self._restored = False
@@ -304,7 +273,7 @@ class Session:
         """The opening's name of the line shown (Xiangqi from the start)."""
         if self.variant != "xiangqi" or self.start_fen != GAMES["xiangqi"]().fen():
             return None
-        return opening_name([n.move for n in node.line()[:8]], self.lang)
+        return opening_label([n.move for n in node.line()], self.lang)
 
     def _book_moves(self, board):
         """The opening book's moves for the shown position (the explorer)."""
@@ -313,7 +282,8 @@ class Session:
             return []
         moves = book.probe(board.fen(), board.legal_moves())
         total = sum(m.weight for m in moves) or 1
-        return [{"move": m.move, "text": notations.write(board, m.move, self.notation),
+        return [{"move": m.move,
+                 "text": hant.for_lang(notations.write(board, m.move, self.notation), self.lang),
                  "weight": m.weight, "share": round(100 * m.weight / total, 1),
                  "games": m.games, "score": m.score} for m in moves]
 
@@ -336,9 +306,9 @@ class Session:
             if self.clock_since:
                 self._spawn(self._watch_flag(self.epoch))
                 self.flag_task = self._last_task
-            play = self.play
-            if self.engine_side is not None and not self._result_at(play) and \
-                    self._board(play).turn == self.engine_side:
+            play, now, self._go_now, self.hurry = self.play, self._go_now, False, False
+            if not self._result_at(play) and (now or self.engine_side is not None and
+                                              self._board(play).turn == self.engine_side):
                 self.thinking = True
                 self._spawn(self._engine_move(self.epoch))
         if self.analysing and not self.thinking and not self.annotating and \
@@ -355,7 +325,7 @@ class Session:
             try:
                 await coroutine
             except Refused as refusal:
-                self.emit({"type": "error", "message": str(refusal)})
+                self.emit(self._refusal(refusal))
                 if self.thinking:
                     self.thinking, self.engine_side = False, None
                     await self._changed()
@@ -375,146 +345,7 @@ class Session:
         """Run pure work off the event loop (one at a time, in order)."""
         return await self.loop.run_in_executor(self.chores, function, *args)
 
-    # -- the engine -----------------------------------------------------------
-
-    def _stop_search(self):
-        search = self.search
-        if search is not None:
-            search.request_stop()
-
-    def _ensure_engine(self):
-        """The engine, started (or restarted) and set for this game (worker thread)."""
-        if self.engine is not None and not self.engine.alive:
-            self.engine.close()
-            self.engine = None
-            self._notify_threadsafe(f"{self.engine_name} stopped ({self._broken}); restarted")
-        if self.engine is None:
-            self.engine = self.open_engine()
-            if self.closed:                  # the page went while the engine started
-                self.engine.close()
-                raise Refused("the page is closed")
-            self._broken = None
-            self._set = {}                   # nothing known of a new engine: set all
-        if self.engine.variant != self.variant:
-            try:
-                self.engine.configure({"UCI_Variant": self.variant})
-            except UnsupportedError:
-                raise Refused(f"{self.engine_name} does not play {self.variant}") from None
-        return self.engine
-
-    def _notify_threadsafe(self, text):
-        self.loop.call_soon_threadsafe(self.emit, {"type": "notice", "text": text})
-
-    def _stale(self, epoch, view=None):
-        """A test of whether a search started now has been overtaken."""
-        return lambda: self.closed or epoch != self.epoch or (view is not None and
-                                                              view != self.view)
-
-    async def _search(self, kind, stale, position, limit, multipv=1, on_info=None, timeout=None):
-        """Run one search on the worker; its PlayResult, or None when it went
-        stale (see _stale) before or during it, or the engine failed. The
-        engine's own book (OwnBook, where it has one) plays its moves in a
-        game; hints, analysis and annotation always search."""
-        def job():
-            if stale():
-                return None
-            engine = self._ensure_engine()
-            # The level's strength plays the game; hints, analysis and
-            # annotation are the engine's full strength.
-            elo = self.level.elo if kind == "move" else None
-            wanted = {"MultiPV": multipv, "OwnBook": kind == "move",
-                      "UCI_LimitStrength": elo is not None}
-            if elo is not None:
-                wanted["UCI_Elo"] = elo
-            changes = {name: value for name, value in wanted.items()
-                       if name.lower() in engine.options and self._set.get(name) != value}
-            if changes:
-                engine.configure(changes)
-                self._set.update(changes)
-            try:
-                analysis = engine.analyse(position, limit, timeout=timeout)
-                self.search, self.search_kind = analysis, kind
-                if stale():
-                    analysis.request_stop()
-                for info in analysis:
-                    if on_info is not None:
-                        on_info(info)
-                return analysis.result
-            except EngineError as error:
-                self._broken = str(error)
-                raise
-            finally:
-                self.search = self.search_kind = None
-        try:
-            result = await self.loop.run_in_executor(self.worker, job)
-        except EngineError as error:
-            self.emit({"type": "notice", "text": f"{self.engine_name} failed: {error}"})
-            return None
-        return None if stale() else result
-
-    def _position(self, node):
-        return (self.start_fen, node.moves())
-
-    def _limit(self):
-        level = self.level
-        if level.kind == "clock":
-            clocks = self._clock_view()
-            return Limit(red_clock=clocks["w"], black_clock=clocks["b"],
-                         red_inc=level.inc, black_inc=level.inc)
-        return Limit(**{level.kind: level.value})
-
-    def _info_handler(self, stale, board):
-        """An on_info for searches of `board`: remember the lines, stream them."""
-        fen, red, ply = board.fen(), board.turn == "w", board.ply
-        sent = {}
-
-        def on_info(info):
-            if info.pv is None or not info.pv or (info.cp is None and info.mate is None):
-                return
-            if info.multipv in (None, 1):
-                self._remember(board, info)
-            line = info.multipv or 1
-            now = time.monotonic()
-            last = sent.get(line)
-            if last and last[1] >= (info.depth or 0) and now - last[0] < INFO_INTERVAL:
-                return
-            sent[line] = (now, info.depth or 0)
-            sign = 1 if red else -1
-            message = {"type": "info", "ply": ply, "fen": fen, "multipv": line,
-                       "depth": info.depth, "nodes": info.nodes, "nps": info.nps,
-                       "score": None if info.cp is None else sign * info.cp,
-                       "mate": None if info.mate is None else sign * info.mate,
-                       "pv": list(info.pv), "line": " ".join(self._line(board, info.pv))}
-            self.loop.call_soon_threadsafe(self._emit_if, stale, message)
-        return on_info
-
-    def _emit_if(self, stale, message):
-        if not stale():
-            self.emit(message)
-
-    def _line(self, board, pv):
-        if self.variant != "xiangqi":
-            return list(pv)
-        return annotate._line(board, pv, self.notation)
-
-    def _remember(self, board, info):
-        """Keep a search's line for hints: for its position, and (the
-        predicted reply) for the position after its first move."""
-        if len(self.lines) > 10_000:
-            self.lines.clear()
-        scratch = board.copy()
-        cp, mate = info.cp, info.mate
-        for start in range(min(2, len(info.pv))):
-            key = scratch.fen()
-            known = self.lines.get(key)
-            depth = (info.depth or 0) - start
-            if known is None or known[3] <= depth:
-                self.lines[key] = (list(info.pv[start:]), cp, mate, depth)
-            if info.pv[start] not in scratch.legal_moves():
-                break
-            scratch.push(info.pv[start])
-            cp = None if cp is None else -cp
-            mate = None if mate is None else -mate
+    # -- the engine: searches (tools/web/searching.py), the engine's move ------
 
     async def _engine_move(self, epoch):
         """The engine's move where the game goes on (whatever the page shows)."""
@@ -583,7 +414,18 @@ class Session:
                 raise Refused(f"unknown message type {message['type'][:40]!r}")
             await handler(message)
         except Refused as refusal:
-            self.emit({"type": "error", "message": str(refusal)})
+            self.emit(self._refusal(refusal))
+
+    def _refusal(self, refusal):
+        """The `error` for a refusal: its English sentence (`message`), and
+        the sentence in the page's language with its key (words.fields)."""
+        return {"type": "error", "message": str(refusal),
+                **words.fields(refusal.key, refusal.params, refusal.detail, self.lang)}
+
+    def _notice(self, key, detail=None, text=None, **params):
+        """A `notice` of `key` (words.notice); `text`: its English, if not the key's."""
+        message = words.notice(key, self.lang, detail, **params)
+        self.emit({**message, "text": text} if text else message)
 
     def _node(self, message, field="node"):
         node_id = message.get(field)
@@ -621,15 +463,18 @@ class Session:
         if not isinstance(move, str) or len(move) > 8:
             raise Refused("move must be a short string such as h2e2")
         if self.thinking:
-            raise Refused(f"{self.engine_name} is thinking: wait for its move or take back")
+            raise Refused(f"{self.engine_name} is thinking: wait for its move or take back",
+                          key="{engine} is thinking: wait for its move or take back",
+                          params={"engine": self.engine_name})
         board = self._board(self.cursor)
         result = self._result_at(self.cursor)
         if result:
-            raise Refused(f"the game is over ({result['reason']})")
+            raise Refused(f"the game is over ({result['reason']})", key="the game is over")
         if self.engine_side == board.turn:
             raise Refused("it is the engine's turn")
         if move not in board.legal_moves():
-            raise Refused(f"illegal move {move!r} here")
+            raise Refused(f"illegal move {move!r} here", key="illegal move {move} here",
+                          params={"move": repr(move)})
         self._room_for_a_move(self.cursor, move)
         if self.engine_side is not None and self.cursor is self.play and self._charge_clock():
             await self._changed()
@@ -705,7 +550,10 @@ class Session:
             node = self.tree.undo_edit(limit=MAX_NODES + 1)
         except ValueError:
             raise Refused(f"cannot take back the deletion: the game would hold more than "
-                          f"{MAX_NODES:,} moves, as many as a page keeps") from None
+                          f"{MAX_NODES:,} moves, as many as a page keeps",
+                          key="cannot take back the deletion: the game would hold more than "
+                          "{n} moves, as many as a page keeps",
+                          params={"n": f"{MAX_NODES:,}"}) from None
         if node is None:
             raise Refused("nothing to take back (or its place is gone)")
         self._retext()                   # what comes back was written in its day's notation
@@ -737,12 +585,18 @@ class Session:
             raise Refused("headers must be an object of PGN tags")
         for name, value in headers.items():
             if name not in HEADER_NAMES:
-                raise Refused(f"headers: {name[:40]!r} is not one of {', '.join(HEADER_NAMES)}")
+                raise Refused(f"headers: {name[:40]!r} is not one of {', '.join(HEADER_NAMES)}",
+                              key="headers: {name} is not one of {names}", params={
+                                  "name": repr(name[:40]), "names": ", ".join(HEADER_NAMES)})
             value = text_field(value, f"headers: {name}", 200).strip()
             if name == "Result" and value not in records.RESULTS + ("",):
-                raise Refused(f"headers: Result must be one of {', '.join(records.RESULTS)}")
+                raise Refused(f"headers: Result must be one of {', '.join(records.RESULTS)}",
+                              key="headers: Result must be one of {results}",
+                              params={"results": ", ".join(records.RESULTS)})
             if any(ch in value for ch in '\n\r"\\'):
-                raise Refused(f"headers: {name} may not hold quotes, backslashes or new lines")
+                raise Refused(f"headers: {name} may not hold quotes, backslashes or new lines",
+                              key="headers: {name} may not hold quotes, backslashes or new lines",
+                              params={"name": name})
         for name, value in headers.items():
             if value.strip():
                 self.headers[name] = value.strip()
@@ -756,6 +610,8 @@ class Session:
             raise Refused("engine must be w, b or null")
         level = Level.parse(message["level"]) if "level" in message else self.level
         if engine is not None and self.engine_side is None:
+            if self._record_names():     # a studied record: the game is a record of its own
+                self._own_record()
             self.play = self.cursor      # a game against the engine starts from the board shown
         self.engine_side, self.thinking = engine, False
         if "level" in message and (level != self.level or level.kind == "clock"):
@@ -765,14 +621,32 @@ class Session:
         await self._changed()
 
     async def on_go(self, message):
-        """The engine moves now, from the position shown; nothing is deleted:
-        its move starts a variation there if the game went on otherwise."""
+        """The engine moves now. Thinking on its move, it stops and plays the
+        best move it has. Else it plays one move for the side to move, from
+        the position shown (a variation there if the game went on otherwise),
+        and who it plays in the game stays as it was."""
+        if self.thinking:
+            self.hurry = True            # a search not yet started stops as it starts
+            if self.search_kind == "move":
+                self._stop_search()
+            return
         board = self._board(self.cursor)
         if self._result_at(self.cursor) or board.is_game_over():
             raise Refused("the game is over")
-        self.engine_side, self.play = board.turn, self.cursor
-        self._name_players()
+        self.play, self._go_now = self.cursor, True
         await self._changed()
+
+    def _own_record(self):
+        """A game against the engine from a studied record starts a record of
+        its own: the moves to the board shown, without the record's names,
+        tags or comments; the studied record comes back with `reopen`."""
+        moves = self.cursor.moves()
+        self._keep_previous()
+        self._set_game(self.variant, self._fresh_tree(self.variant, self.start_fen), {})
+        for move in moves:
+            self.cursor = self._add(self.cursor, move)
+        self._notice("a game against {engine} starts its own record from the board shown; "
+                     "the studied one comes back with Bring back", engine=self.engine_name)
 
     async def on_analyse(self, message):
         on = message.get("on", not self.analysing)
@@ -787,7 +661,8 @@ class Session:
         if board.is_game_over():
             raise Refused("the game is over: no move to hint")
         if self.thinking:
-            raise Refused(f"{self.engine_name} is thinking")
+            raise Refused(f"{self.engine_name} is thinking", key="{engine} is thinking",
+                          params={"engine": self.engine_name})
         known = self.lines.get(board.fen())
         if known is None and self.analysing:
             raise Refused("the analysis has no line yet: ask again in a moment")
@@ -832,7 +707,9 @@ class Session:
     async def on_draw(self, message):
         side = self._user_side()
         if self.thinking:
-            raise Refused(f"offer the draw on your own move, not while {self.engine_name} thinks")
+            raise Refused(f"offer the draw on your own move, not while {self.engine_name} thinks",
+                          key="offer the draw on your own move, not while {engine} thinks",
+                          params={"engine": self.engine_name})
         board = self._board(self.play)
         if board.turn != side:
             raise Refused("offer the draw on your own move")
@@ -857,7 +734,7 @@ class Session:
         _, cp, mate, _ = known            # the user's view (the user is to move)
         engine_cp = -(cp if cp is not None else (100_000 if mate > 0 else -100_000))
         if engine_cp > DRAW_ACCEPT_CP:
-            self.emit({"type": "notice", "text": f"{self.engine_name} declines the draw"})
+            self._notice("{engine} declines the draw", engine=self.engine_name)
             return
         self._charge_clock(increment=False)    # the time spent on the offer stays spent
         self._end(play, {"result": "1/2-1/2", "termination": "agreement",
@@ -876,9 +753,11 @@ class Session:
         player = text_field(player, "player", 60).strip() or "Player"
         if any(ch in player for ch in '\n\r"\\'):
             raise Refused("player may not hold quotes, backslashes or new lines")
-        if player != self.player:
-            self.player = player
-            self._name_players()
+        relang = lang != self.lang
+        if player != self.player or relang:
+            ours = not self._record_names()
+            self.player, self.lang = player, lang
+            self._name_players(ours)     # the default names in the page's language
         if notation != self.notation and self.variant == "xiangqi":
             self.notation = notation
             tree = self.tree
@@ -890,8 +769,7 @@ class Session:
                         node.data["text"] = text
                 self._reset = True       # every move's text changed
         self.notation = notation
-        if lang != self.lang:
-            self.lang = lang
+        if relang:
             if self.annotation is not None:
                 self._apply_annotation(*self.annotation)
         self.emit(STATE)
@@ -911,25 +789,30 @@ class Session:
             stripped = text.strip()
             if not stripped:
                 raise Refused("nothing to import")
-            single = "\n" not in stripped and "[" not in stripped and "/" in stripped
+            single = records.looks_like_fen_lines(stripped) or \
+                "\n" not in stripped and "[" not in stripped and "/" in stripped
             job = (records.read_fen_lines, stripped) if single else (records.read_pgn, stripped)
         else:
-            raise Refused(f"import needs text or data (at most {MAX_IMPORT} bytes)")
+            raise Refused(f"import needs text or data (at most {MAX_IMPORT} bytes)",
+                          key="import needs text or data (at most {n} bytes)",
+                          params={"n": MAX_IMPORT})
         record, count, problems = await self._chore(first_game, job, self.notation)
         if record is None:
             reason = str(problems[0]) if problems else "no game or position found"
-            raise Refused(f"cannot import: {reason}")
+            raise Refused(f"cannot import: {reason}", key="cannot import", detail=reason)
         tree, tags = record
         self._keep_previous()
         self.engine_side = None          # an imported game is for study: the engine waits
         self._set_game("xiangqi", tree, tags)
         self.cursor = self.play = tree.root.tip()
         if count > 1:
-            self.emit({"type": "notice", "text": f"{count} games in the file: the first "
-                       f"({tags.get('White', '?')} - {tags.get('Black', '?')}) is loaded"})
-        dropped = [p for p in problems if p.game == 1]
+            self._notice("{count} games in the file: the first ({white} - {black}) is loaded",
+                         count=count, white=tags.get("White", "?"), black=tags.get("Black", "?"))
+            self._spawn(self._offer_file(job, name))     # the list to choose from
+        dropped = [p for p in problems if p.game in (0, 1)]     # 0: the file's own text
         if dropped:
-            self.emit({"type": "notice", "text": "; ".join(str(p) for p in dropped[:3])})
+            said = "; ".join(str(p) for p in dropped[:3])
+            self._notice("some of the file was not read", said, text=said)
         await self._changed()
 
     async def on_export(self, message):
@@ -951,10 +834,12 @@ class Session:
             tags.update({"SetUp": "1", "FEN": self.start_fen})
         main = self.tree.main_line()
         if "Opening" not in tags and self.start_fen == GAMES["xiangqi"]().fen():
-            named = opening_name([n.move for n in main[:8]], self.lang)
+            named = opening_label([n.move for n in main], self.lang)
             if named:
                 tags["Opening"] = named
         result = self._line_result(self.tree.root)
+        if tags.get("Result", "*") != "*":
+            result = None                # the record's own result is never rewritten
         if result:
             tags["Termination"] = result["reason"]
         export = GameTree(self.start_fen)     # the game's own words, or with the annotation's
@@ -964,7 +849,8 @@ class Session:
                                 result["result"] if result else tags.get("Result", "*"),
                                 tree=export)
         writable = self.notation if self.notation != "coords" else "iccs"
-        return records.format_pgn(record, writable)
+        text = records.format_pgn(record, writable)
+        return hant.movetext(text) if self.lang == "zh-Hant" and writable == "chinese" else text
 
     def _small_record(self):
         result = self._line_result(self.tree.root)
@@ -980,7 +866,9 @@ class Session:
             await self._restore(message)
         except Refused as refusal:
             text = str(refusal)
-            raise Refused(text if text.startswith("restore") else f"restore: {text}") from None
+            text = text if text.startswith("restore") else f"restore: {text}"
+            raise Refused(text, key="restore: the game could not be restored",
+                          detail=text.removeprefix("restore:").strip()) from None
 
     async def _restore(self, message):
         game = message.get("game")
@@ -1017,6 +905,8 @@ class Session:
         await self._chore(fill, variant, tree, notation)   # Refused on an illegal move
         self.notation, self.lang, self.level, self.engine_side = notation, lang, level, engine
         self._set_game(variant, tree, headers, made[cursor], made[play])
+        if self.clocks is not None:
+            clocks = self._kept_clocks(clocks)      # never more than a page still open had
         if clocks and self.clocks is not None:
             # The time left when the page last kept the game: a reload does not give
             # the sides their time back. At most the base and every increment since.
@@ -1038,7 +928,10 @@ class Session:
             raise Refused("no moves to annotate")
         if self.engine_side is not None and not self._result_at(self.play):
             raise Refused(f"{self.engine_name} is playing this game: finish it, or choose "
-                          f"'{self.engine_name} plays nobody', then annotate")
+                          f"'{self.engine_name} plays nobody', then annotate",
+                          key="{engine} is playing this game: finish it, or choose "
+                          "'{engine} plays nobody', then annotate",
+                          params={"engine": self.engine_name})
         if self.annotating:
             raise Refused("an annotation is under way: wait for it to finish")
         movetime = number(message.get("movetime", 0.1), "movetime", 0.05, 5)
@@ -1099,14 +992,23 @@ class Session:
             node.data.update(score=annotate.centipawns(note.score_after)
                              if kind != "mate" else None,
                              mate=value if kind == "mate" else None,
-                             amark=note.mark, note=comment)
+                             amark=note.mark, note=hant.for_lang(comment, self.lang))
             self._touch(node)
         self.summary = annotate.summary(record, notes, self.lang)
+        self.summary_sides = [
+            {"side": side, "name": record.tags.get(tag, "?"), "moves": len(mine),
+             "acpl": round(sum(n.cp_loss for n in mine) / len(mine), 1),
+             "loss": round(100 * sum(n.loss for n in mine) / len(mine), 1),
+             "marks": {mark: sum(n.mark == mark for n in mine) for mark in ("??", "?", "?!")}}
+            for side, tag, mine in (("w", "White", [n for n in notes if n.red]),
+                                    ("b", "Black", [n for n in notes if not n.red])) if mine]
 
     # -- the end ----------------------------------------------------------------
 
     async def close(self):
         """Stop the search, end the engine and the workers (the page has gone)."""
+        if not self.closed:
+            self._keep_clocks()
         self.closed = True
         self.epoch += 1
         self._stop_search()
@@ -1123,3 +1025,4 @@ class Session:
                 self.engine._kill()
         self.worker.shutdown(wait=False)
         self.chores.shutdown(wait=False, cancel_futures=True)
+        self._close_database()

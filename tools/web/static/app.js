@@ -76,6 +76,10 @@ window.tuong = {
   state: null, infos: app.infos, lastHint: null, lastPgn: null, send,
   nodes: () => [...app.nodes.entries()], root: () => app.root,
   saved: () => (app.state ? savedGame(app.state) : null),
+  libraryText: () => libraryText(), receive: (message) => dispatch(message),
+  // For database.js (the Database tab, the master moves, the library in the database).
+  api: { t, send, html, replaceGame, confirmThen, displayText, sendMove, setError, savedGame, keepLocal,
+    renderLibrary, gameTitle, lang: () => app.lang, state: () => app.state },
 };
 
 // ---------------------------------------------------------------- small helpers
@@ -172,7 +176,7 @@ function translatePage() {
   document.documentElement.lang = app.lang;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (node.parentElement && node.parentElement.closest('svg, #movelist, #analysis-lines, #summary, textarea, .dynamic')) continue;
+    if (node.parentElement && node.parentElement.closest('svg, kbd, #movelist, #analysis-lines, #summary, textarea, .dynamic')) continue;
     const english = englishOf.get(node) || node.nodeValue.trim().replace(/\s+/g, ' ');
     if (!english) continue;
     englishOf.set(node, english);
@@ -200,6 +204,13 @@ function formatScore(score, mate) {
   if (Math.abs(score) >= 10000) return score > 0 ? '1-0' : '0-1';
   const pawns = score / 100;
   return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
+}
+
+// Scores on the page are the first player's (Red's; Dodgem's Black, who
+// moves first and whose win the result 1-0 is); the server's are by side w.
+function firstView(value) {
+  const st = app.state;
+  return value === null || value === undefined || !st || FIRST_SIDE[st.variant] !== 'b' ? value : -value;
 }
 
 // Red's (the first player's) expected share: mates are certain, centipawns squashed.
@@ -248,7 +259,7 @@ function connect() {
     // Bring back the game a link names, else the game of before the reload
     // (the server checks it); then the page's settings.
     const linked = app.linkUsed ? null : linkedGame();
-    const kept = load('tuong.game');
+    const kept = (window.TuongDatabase && window.TuongDatabase.keptGame()) || load('tuong.game');
     const saved = linked || kept;
     if (linked) {
       app.linkUsed = true;
@@ -264,6 +275,7 @@ function connect() {
     app.restoreSent = saved;          // the game that goes to the library if it cannot come back
     if (saved) sendRaw({ type: 'restore', game: { ...saved, lang: app.lang } });
     sendSettings();
+    if (window.TuongDatabase) window.TuongDatabase.onOpen();
     renderStatus();
   });
   ws.addEventListener('message', (event) => {
@@ -305,6 +317,7 @@ const HANDLERS = {
 function dispatch(message) {
   const handler = HANDLERS[message.type];
   if (handler) handler(message);
+  else if (window.TuongDatabase) window.TuongDatabase.receive(message);
 }
 
 // ---------------------------------------------------------------- messages
@@ -320,6 +333,11 @@ function onState(st) {
   // answered the restore of it (a state first, then its answer).
   if (st.restored) app.restoring = false;
   if (!app.restoring) store('tuong.game', savedGame(st));
+  if (window.TuongDatabase) window.TuongDatabase.onState(st, app.restoring);
+  if (app.editBefore && window.TuongKeep) {          // the deletion's answer: keep its undo
+    window.TuongKeep.pushEdit(app.editBefore, savedGame(st));
+    app.editBefore = null;
+  }
 
   const moved = !prev || prev.fen !== st.fen || prev.cursor !== st.cursor || prev.variant !== st.variant;
   if (moved) {
@@ -411,8 +429,8 @@ function onHint(hint) {
   window.tuong.lastHint = hint;
   const source = hint.source === 'new search' ? t('a new search') : t('the last search');
   const box = $('#hint-text');
-  box.textContent = t('Hint: {line} (from {source})', { line: hint.line || (hint.pv || [hint.move]).join(' '), source });
-  box.title = formatScore(hint.score, hint.mate);
+  box.textContent = t('Hint: {line} (from {source})', { line: displayText(hint.line) || (hint.pv || [hint.move]).join(' '), source });
+  box.title = formatScore(firstView(hint.score), firstView(hint.mate));
   renderArrows();
 }
 
@@ -435,56 +453,27 @@ function onAnnotation(message) {
 
 function onNotice(message) {
   const box = $('#notice');
-  box.textContent = localize(message.text || '');
+  box.textContent = localize(message.text || '', message);
   box.classList.remove('stale');
   clearTimeout(onNotice.timer);
   // Notices stay readable but fade, so a new one stands out.
   onNotice.timer = setTimeout(() => box.classList.add('stale'), 10000);
 }
 
-// The server's refusals and notices are English sentences; those a player
-// meets in ordinary use are matched here and said in the page's language
-// (the parts in {0}, {1} are kept as they came). Others stay English.
-const SERVER_TEXTS = [
-  [/^(.+) is thinking: wait for its move or take back$/, '{0} is thinking: wait for its move or take back'],
-  [/^(.+) is thinking$/, '{0} is thinking...'],
-  [/^the game is over(?: \((.*)\))?$/, 'the game is over'],
-  [/^the game is over: no move to hint$/, 'the game is over'],
-  [/^it is the engine's turn$/, "it is the engine's turn"],
-  [/^illegal move '(.+)' here$/, 'illegal move {0} here'],
-  [/^that move is on the main line already$/, 'that move is on the main line already'],
-  [/^nothing to take back \(or its place is gone\)$/, 'nothing to take back'],
-  [/^the analysis has no line yet: (?:ask|offer) again in a moment$/, 'the analysis has no line yet: try again in a moment'],
-  [/^resign and draw offers are for a game against the engine$/, 'resign and draw offers are for a game against the engine'],
-  [/^offer the draw on your own move(?:, not while (.+) thinks)?$/, 'offer the draw on your own move'],
-  [/^go to the end of the game to offer a draw$/, 'go to the end of the game to offer a draw'],
-  [/^nothing to import$/, 'nothing to import: paste a FEN, EPD or PGN first'],
-  [/^cannot import: (.+)$/, 'cannot import: {0}'],
-  [/^no moves to annotate$/, 'no moves to annotate'],
-  [/^(.+) is playing this game: finish it, or choose .+, then annotate$/, '{0} is playing this game: finish it, or let it play nobody, then annotate'],
-  [/^no game to bring back$/, 'no game to bring back'],
-  [/^a fallen flag is not taken back/, 'a fallen flag is not taken back'],
-  [/^not a legal position: (.+)$/, 'not a legal position: {0}'],
-  [/^(.+) declines the draw$/, '{0} declines the draw'],
-  [/^(\d+) games in the file: the first \((.+)\) is loaded$/, '{0} games in the file: the first ({1}) is loaded'],
-  [/^the game holds ([\d,]+) moves, as many as a page keeps: delete some variations first$/, 'the game holds {0} moves, as many as a page keeps: delete some variations first'],
-  [/^a line of ([\d,]+) moves is as long as a page keeps$/, 'a line of {0} moves is as long as a page keeps'],
-  [/^cannot take back the deletion: the game would hold more than ([\d,]+) moves, as many as a page keeps$/, 'cannot take back the deletion: the game would hold more than {0} moves, as many as a page keeps'],
-  [/^no hint: the engine gave no move$/, 'no hint: the engine gave no move'],
-  [/^(.+) stopped \((.*)\); restarted$/, '{0} stopped ({1}); restarted'],
-  [/^an annotation is under way: wait for it to finish$/, 'an annotation is under way: wait for it to finish'],
-];
-
-function localize(text) {
-  for (const [pattern, words] of SERVER_TEXTS) {
-    const m = pattern.exec(text);
-    if (m) return t(words, Object.fromEntries(m.slice(1).map((v, i) => [i, v === undefined ? '' : v])));
-  }
-  return text;
+// The server's refusals and notices in the page's language: in the page's
+// words (server-texts.js), else as the server said them in it (`local`).
+function localize(text, message = null) {
+  const said = window.TuongServerTexts ? window.TuongServerTexts.localize(text, t, message) : text;
+  if (said !== text || app.lang === 'en') return said;
+  const local = message && message.local;
+  return typeof local === 'string' && local && app.state && app.state.lang === app.lang ? local : said;
 }
 
 function onError(message) {
-  setError(localize(message.message || 'error'));
+  setError(localize(message.message || 'error', message));
+  app.editBefore = null;                      // a refused deletion leaves nothing to undo
+  // A refused annotation has not started: its "annotating..." goes.
+  if ($('#annotation-progress').textContent === t('annotating...')) $('#annotation-progress').textContent = '';
   if (app.restoring) {
     // The restore is the first thing a page asks, so this answers it: the
     // kept game could not be brought back. It goes to the library rather
@@ -497,6 +486,11 @@ function onError(message) {
   }
   if (app.setup) app.setup.pending = false;   // stay in the editor to fix the position
   renderBoard();                              // a dropped piece goes back if its move was refused
+}
+
+function clearNotice() {
+  clearTimeout(onNotice.timer);
+  $('#notice').textContent = '';
 }
 
 function setError(text) {
@@ -546,7 +540,7 @@ function download(text, name) {
 
 // Xiangqi: pieces on the intersections of 9 files x 10 ranks (ranks 0-9).
 function xiangqiGeometry() {
-  const C = 60, P = 54, flip = app.flipped;
+  const C = 60, P = 64, flip = app.flipped;     // the margin holds the files' numbers
   return {
     kind: 'xiangqi', files: 9, ranks: 10, unit: C, pad: P,
     width: 8 * C + 2 * P, height: 9 * C + 2 * P,
@@ -629,7 +623,7 @@ function gridToPlacement(grid) {
 function renderBoard() {
   const geo = geometry();
   const key = [geo.kind, geo.variant || '', geo.files, geo.ranks, app.flipped, app.pieceStyle,
-    app.state ? app.state.notation : '', app.lang].join('|');
+    boardNotation(), app.lang].join('|');
   if (key !== app.boardKey) {
     app.boardKey = key;
     app.geo = geo;
@@ -719,15 +713,13 @@ function drawXiangqiLines(layer, geo) {
   const marks = [[1, 2], [7, 2], [1, 7], [7, 7]];
   for (let f = 0; f <= 8; f += 2) marks.push([f, 3], [f, 6]);
   for (const [f, r] of marks) drawPositionMark(layer, geo, f, r);
-  // Coordinates: files a-i, ranks 0-9 as the moves write them.
-  for (let f = 0; f <= 8; f++) {
-    const x = p(f, 0).x;
-    svg('text', { class: 'coord', x, y: geo.height - 12, 'text-anchor': 'middle' }, layer, String.fromCharCode(97 + f));
-  }
-  for (let r = 0; r <= 9; r++) {
-    const y = p(0, r).y;
-    svg('text', { class: 'coord', x: 16, y, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, layer, String(r));
-  }
+  // The files' numbers as the notation counts them, or coordinates (edges.js).
+  if (window.TuongEdges) window.TuongEdges.draw(layer, geo, boardNotation(), app.flipped, svg);
+}
+
+// The notation the board's edges follow: the game's (the set-up editor's: the player's).
+function boardNotation() {
+  return (app.state && app.state.variant === 'xiangqi' && app.state.notation) || wantedNotation();
 }
 
 function drawPositionMark(layer, geo, f, r) {
@@ -1117,14 +1109,14 @@ function buildPalette() {
   // Red's pieces and the eraser on the first row, Black's on the second.
   for (const letter of ['K', 'A', 'B', 'N', 'R', 'C', 'P', '', 'k', 'a', 'b', 'n', 'r', 'c', 'p']) {
     if (!letter) {
-      html('button', { type: 'button', class: 'pal-piece eraser', 'data-piece': '', title: 'Eraser (or right-click a square)', 'aria-pressed': 'false' }, box, '✕');
+      html('button', { type: 'button', class: 'pal-piece eraser', 'data-piece': '', title: t('Eraser (or right-click a square)'), 'aria-pressed': 'false' }, box, '✕');
       continue;
     }
     const red = letter === letter.toUpperCase();
     const label = app.pieceStyle === 'letters' ? pieceLetter(letter) : CHINESE[letter];
     html('button', {
       type: 'button', class: `pal-piece ${red ? 'red' : 'black'}${app.pieceStyle === 'letters' ? ' letters' : ''}`,
-      'data-piece': letter, title: `${red ? 'Red' : 'Black'} ${PIECE_NAMES[letter.toUpperCase()]}`, 'aria-pressed': 'false',
+      'data-piece': letter, title: `${t(red ? 'Red' : 'Black')} ${t(PIECE_NAMES[letter.toUpperCase()])}`, 'aria-pressed': 'false',
     }, box, label);
   }
   renderPalette();
@@ -1184,6 +1176,7 @@ function renderAll() {
   renderAnalysis();
   renderEvalBar();
   renderGraph();
+  renderSummary();
   renderButtons();
 }
 
@@ -1196,7 +1189,11 @@ function statusText() {
   }
   if (app.setup) return { text: t('Setting up a position'), cls: '' };
   if (!st) return { text: t('Waiting for the server...'), cls: '' };
-  if (st.result) return { text: `${st.result.result} ${resultWords(st.result, st.variant)}`.trim(), cls: 'over' };
+  if (st.result) {
+    // Dodgem's 1-0 is Black's (the first player's) win: said in words only.
+    const score = FIRST_SIDE[st.variant] === 'w' ? st.result.result : '';
+    return { text: `${score} ${resultWords(st.result, st.variant)}`.trim(), cls: 'over' };
+  }
   if (st.thinking) return { text: t('{engine} is thinking...', { engine: st.engine_name || 'tuong' }), cls: 'thinking' };
   return { text: t('{side} to move', { side: sideName(st.turn) }), cls: '' };
 }
@@ -1225,7 +1222,7 @@ function renderStatus() {
   const el = $('#status');
   el.textContent = text;
   el.className = cls;
-  $('#opening').textContent = (app.state && app.state.opening) || '';
+  $('#opening').textContent = displayText((app.state && app.state.opening) || '');
 }
 
 function renderClocks() {
@@ -1276,7 +1273,7 @@ function renderMoves() {
   };
   const comments = (node, parent) => {
     for (const [cls, text] of [['comment', node.comment], ['note', node.note]]) {
-      if (text) html('div', { class: cls }, parent, text);
+      if (text) html('div', { class: cls }, parent, cls === 'note' ? displayText(text) : text);
     }
   };
   // A variation: inline text; the alternatives to each of its moves follow
@@ -1340,16 +1337,62 @@ function renderComment() {
     $('#comment-edit').hidden = true;
     return;
   }
-  if (node.note) html('p', { class: 'note' }, box, node.note);
+  if (node.note) html('p', { class: 'note' }, box, displayText(node.note));
   if (st.commentary) html('p', { class: 'commentary' }, box, displayText(st.commentary));
   $('#comment-edit').hidden = false;
   const field = $('#comment-text');
   if (document.activeElement !== field || field.dataset.node !== String(node.id)) {
     field.value = node.comment || '';
     field.dataset.node = String(node.id);
+    // A comment that was being typed when the page went (a reload): it is kept.
+    const draft = window.TuongKeep && !app.restoring ? window.TuongKeep.takeDraft(nodeKey(node.id)) : null;
+    if (draft !== null && draft !== field.value) {
+      field.value = draft;
+      send({ type: 'comment', node: node.id, text: draft });
+    }
+    fitField(field);
   }
   $('#tree-promote').disabled = node.parent === null || app.nodes.get(node.parent).children[0] === node.id && isMain(node);
-  $('#tree-undo').disabled = !st.can_undo_edit;
+  $('#tree-undo').disabled = !st.can_undo_edit && !keptEdit();
+}
+
+// A comment field as tall as its text (up to a limit, then it scrolls).
+function fitField(field) {
+  field.style.height = 'auto';
+  field.style.height = `${Math.min(field.scrollHeight + 2, 240)}px`;
+}
+
+// A move's place that outlives a reload (node ids do not): its line from the start.
+function nodeKey(id) {
+  const moves = [];
+  for (let node = app.nodes.get(id); node && node.parent !== null; node = app.nodes.get(node.parent)) moves.push(node.move);
+  return `${app.state ? app.state.start_fen : ''}|${moves.reverse().join(' ')}`;
+}
+
+// The game before the last deletion, kept in the browser (keep.js), while the
+// game on the board is the one that deletion left.
+function keptEdit() {
+  return window.TuongKeep && app.state ? window.TuongKeep.editFor(() => savedGame(app.state)) : null;
+}
+
+function deleteMove() {
+  const st = app.state;
+  if (!st || st.cursor === app.root) return;
+  confirmThen(t('Delete this move and what follows it? Undo edit brings it back.'), () => {
+    app.editBefore = savedGame(app.state);
+    send({ type: 'delete', node: app.state.cursor });
+  });
+}
+
+function undoEdit() {
+  const before = keptEdit();
+  if (app.state && app.state.can_undo_edit) {
+    if (before) window.TuongKeep.popEdit();
+    send({ type: 'undo_edit' });
+  } else if (before) {                   // the server's undo went with a reload: the kept game
+    window.TuongKeep.popEdit();
+    send({ type: 'restore', game: before });
+  }
 }
 
 function isMain(node) {
@@ -1382,13 +1425,14 @@ function renderAnalysis() {
     const li = html('li', { class: 'pv-line', 'data-multipv': info.multipv || 1 }, list);
     html('span', { class: 'pv-depth' }, li, `d${info.depth ?? '?'}`);
     li.appendChild(document.createTextNode(' '));
-    html('span', { class: 'pv-score' }, li, formatScore(info.score, info.mate));
+    html('span', { class: 'pv-score' }, li, formatScore(firstView(info.score), firstView(info.mate)));
     li.appendChild(document.createTextNode(' '));
     html('span', { class: 'pv-moves' }, li, displayText(info.line) || (info.pv || []).join(' '));
   }
   const top = app.infos[1];
-  $('#analysis-stats').textContent = top && top.nodes ?
-    `${formatCount(top.nodes)} nodes${top.nps ? `, ${formatCount(top.nps)}/s` : ''}` : '';
+  $('#analysis-stats').textContent = !top || !top.nodes ? '' : top.nps
+    ? t('{n} nodes, {nps} a second', { n: formatCount(top.nodes), nps: formatCount(top.nps) })
+    : t('{n} nodes', { n: formatCount(top.nodes) });
 }
 
 function formatCount(n) {
@@ -1408,11 +1452,11 @@ function renderEvalBar() {
     score = r === '1-0' ? 100000 : r === '0-1' ? -100000 : 0;
     text = r;
   } else if (top) {
-    score = top.score;
-    mate = top.mate;
+    score = firstView(top.score);
+    mate = firstView(top.mate);
   } else if (node && node.parent !== null) {
-    score = node.score;
-    mate = node.mate;
+    score = firstView(node.score);
+    mate = firstView(node.mate);
   }
   const share = winShare(score, mate);
   const bar = $('#eval-bar');
@@ -1422,13 +1466,11 @@ function renderEvalBar() {
   bar.dataset.share = share === null ? '' : share.toFixed(3);
 }
 
-function renderSummary(summary) {
-  const box = $('#summary');
-  box.textContent = '';
-  const lines = Array.isArray(summary) ? summary
-    : typeof summary === 'string' ? [summary]
-    : summary && typeof summary === 'object' ? Object.entries(summary).map(([k, v]) => `${k}: ${v}`) : [];
-  for (const line of lines) html('p', {}, box, String(line));
+// The annotation's summary per side (summary.js).
+function renderSummary() {
+  const st = app.state;
+  if (!window.TuongSummary) return;
+  window.TuongSummary.render($('#summary'), st && st.summary_sides, st && st.summary, t, (side) => sideName(side));
 }
 
 // The score graph of the shown line: Red's share after each move; a click
@@ -1445,7 +1487,7 @@ function renderGraph() {
   svg('line', { class: 'graph-mid', x1: 0, y1: Y(0.5), x2: w, y2: Y(0.5) }, graph);
   const points = [];
   moves.forEach((m, i) => {
-    const share = winShare(m.score, m.mate);
+    const share = winShare(firstView(m.score), firstView(m.mate));
     if (share !== null) points.push({ ply: i + 1, share, mark: m.amark || m.mark });
   });
   if (!points.length) {
@@ -1462,7 +1504,7 @@ function renderGraph() {
   for (const p of points) {
     const cls = ['graph-point', MARK_CLASSES[p.mark] || '', st && st.ply === p.ply ? 'current' : ''].join(' ').trim();
     const dot = svg('circle', { class: cls, cx: X(p.ply), cy: Y(p.share), r: 5, 'data-ply': p.ply }, graph);
-    svg('title', {}, dot, `${p.ply}: ${formatScore(moves[p.ply - 1].score, moves[p.ply - 1].mate)}`);
+    svg('title', {}, dot, `${p.ply}: ${formatScore(firstView(moves[p.ply - 1].score), firstView(moves[p.ply - 1].mate))}`);
   }
   graph.dataset.plies = String(moves.length);
 }
@@ -1625,6 +1667,7 @@ function replaceGame(message, question) {
   const root = app.nodes.get(app.root);
   const go = () => {
     if (root && root.children.length) keepCurrent();
+    clearNotice();                   // a notice about the game replaced goes with it
     send(message);
   };
   if (root && root.children.length) confirmThen(t(question), go);
@@ -1657,6 +1700,7 @@ function wantedNotation() {
 
 function sendSettings() {
   const notation = wantedNotation();
+  // No name: "Player", which the server writes in the page's language.
   send({ type: 'settings', notation, lang: app.lang, player: app.player || 'Player' });
 }
 
@@ -1668,6 +1712,7 @@ function setLang(lang) {
   // The notation follows the language unless the player chose one.
   $('#notation').value = wantedNotation();
   translatePage();
+  if (app.setup) buildPalette();
   sendSettings();
   renderAll();
 }
@@ -1693,6 +1738,7 @@ function answerConfirm(yes) {
 
 // Games kept in the browser: [{id, title, date, saved, pgn}], newest first.
 function libraryGames() {
+  if (dbLibrary()) return dbLibrary().libraryGames();
   const games = load('tuong.library', []);
   return Array.isArray(games) ? games : [];
 }
@@ -1700,18 +1746,28 @@ function libraryGames() {
 function gameTitle(st) {
   const h = st.headers || {};
   const names = h.White || h.Black ? `${h.White || '?'} - ${h.Black || '?'}` : t(st.variant === 'xiangqi' ? 'Xiangqi' : st.variant);
-  return `${names}${h.Event ? `, ${h.Event}` : ''} (${t('{n} moves', { n: savedGame(st).nodes.length })})`;
+  const n = savedGame(st).nodes.length;
+  return `${names}${h.Event ? `, ${h.Event}` : ''} (${t(n === 1 ? '{n} move' : '{n} moves', { n })})`;
 }
+
+// The library in the games database (database.js), or null: the browser keeps it.
+const dbLibrary = () => (window.TuongDatabase && window.TuongDatabase.hasLibrary() ? window.TuongDatabase : null);
 
 // Keep the game on the board: its PGN comes from the server, then it is stored.
 function keepCurrent() {
   const st = app.state;
   if (!st) return;
+  if (dbLibrary()) { dbLibrary().keepCurrent(); return; }
   app.library = { id: Date.now(), title: gameTitle(st), date: new Date().toISOString().slice(0, 16).replace('T', ' '), saved: savedGame(st) };
   send({ type: 'export', annotations: false });
 }
 
 function keepInLibrary(entry, pgn) {
+  if (dbLibrary()) dbLibrary().keep(entry, pgn);
+  else keepLocal(entry, pgn);
+}
+
+function keepLocal(entry, pgn) {
   const games = libraryGames();
   games.unshift({ ...entry, pgn });
   store('tuong.library', games.slice(0, 50));
@@ -1732,6 +1788,7 @@ function renderLibrary() {
 }
 
 function onLibraryClick(event) {
+  if (dbLibrary()) { dbLibrary().libraryClick(event); return; }
   const button = event.target.closest('button[data-game]');
   if (!button) return;
   const id = Number(button.dataset.game), game = libraryGames().find((g) => g.id === id);
@@ -1746,11 +1803,15 @@ function onLibraryClick(event) {
   }
 }
 
+// Every kept game as one PGN; one kept without its PGN (it could not be
+// restored, or it was kept aside for a link) is written from its moves.
+function libraryText() {
+  const pgn = (g) => (g.pgn || (g.saved && window.TuongKeep ? window.TuongKeep.pgnOf(g.saved) : '')).trim();
+  return libraryGames().map(pgn).filter(Boolean).join('\n\n') + '\n';
+}
+
 function downloadLibrary() {
-  // A game kept without its PGN (it could not be restored, or it was kept aside
-  // for a link) is opened from the library to be exported.
-  const text = libraryGames().map((g) => (g.pgn || '').trim()).filter(Boolean).join('\n\n') + '\n';
-  download(text, 'tuong-library.pgn');
+  download(libraryText(), 'tuong-library.pgn');
 }
 
 // ---------------------------------------------------------------- FEN, link
@@ -1832,6 +1893,7 @@ function renderExplorer() {
   body.textContent = '';
   const moves = (st && st.book) || [];
   $('#explorer-empty').hidden = moves.length > 0;
+  if (window.TuongDatabase) window.TuongDatabase.render(st);
   for (const m of moves) {
     const tr = html('tr', { 'data-move': m.move, class: st.legal.includes(m.move) ? 'playable' : '' }, body);
     html('td', { class: 'ex-move' }, tr, displayText(m.text));
@@ -1886,11 +1948,16 @@ function animateMove(move) {
   piece.style.transform = '';
 }
 
+// The server's Chinese (moves, hints, notes, openings) in traditional
+// characters for a traditional-Chinese reader, where it sends simplified.
+const HANT_FROM = '车马进帅将后红严损着缓误内军动复实对应战无杀毙绝胁视评负长过门边头顺风转单双飞横兑连骑调盘势胜';
+const HANT_TO = '車馬進帥將後紅嚴損著緩誤內軍動複實對應戰無殺斃絕脅視評負長過門邊頭順風轉單雙飛橫兌連騎調盤勢勝';
 function displayText(text) {
-  // Traditional characters for a traditional-Chinese reader.
   if (app.lang !== 'zh-Hant' || !text) return text;
-  const map = { 车: '車', 马: '馬', 进: '進', 帅: '帥', 将: '將', 后: '後', 炮: '炮', 仕: '仕', 相: '相' };
-  return text.replace(/[车马进帅将后]/g, (c) => map[c] || c);
+  return String(text).replace(/[\u4e00-\u9fff]/g, (c) => {
+    const i = HANT_FROM.indexOf(c);
+    return i < 0 ? c : HANT_TO[i];
+  });
 }
 
 function applyTheme(theme) {
@@ -1931,14 +1998,20 @@ function wireControls() {
   on('#hint', 'click', () => send({ type: 'hint' }));
   on('#go', 'click', () => send({ type: 'go' }));
   on('#resign', 'click', () => confirmThen(t('Resign this game?'), () => send({ type: 'resign' })));
-  on('#reopen', 'click', () => send({ type: 'reopen' }));
+  on('#reopen', 'click', () => { clearNotice(); send({ type: 'reopen' }); });
   on('#confirm-yes', 'click', () => answerConfirm(true));
   on('#confirm-no', 'click', () => answerConfirm(false));
   on('#tree-promote', 'click', () => app.state && send({ type: 'promote', node: app.state.cursor }));
-  on('#tree-delete', 'click', () => app.state && send({ type: 'delete', node: app.state.cursor }));
-  on('#tree-undo', 'click', () => send({ type: 'undo_edit' }));
+  on('#tree-delete', 'click', deleteMove);
+  on('#tree-undo', 'click', undoEdit);
+  on('#comment-text', 'input', () => {
+    const field = $('#comment-text');
+    fitField(field);
+    if (window.TuongKeep) window.TuongKeep.saveDraft(nodeKey(Number(field.dataset.node)), field.value);
+  });
   on('#comment-text', 'change', () => {
     const field = $('#comment-text');
+    if (window.TuongKeep) window.TuongKeep.clearDraft();
     send({ type: 'comment', node: Number(field.dataset.node), text: field.value });
   });
   on('#fen-copy', 'click', () => app.state && copyText(app.state.fen, 'FEN'));
@@ -1964,7 +2037,12 @@ function wireControls() {
     sendSettings();
   });
   on('#draw', 'click', () => confirmThen(t('Offer a draw? If it is accepted, the game ends.'), () => send({ type: 'draw' })));
-  on('#apply-mode', 'click', () => send({ type: 'mode', ...modeFromControls() }));
+  on('#apply-mode', 'click', () => {
+    const mode = modeFromControls(), st = app.state;
+    // A studied record's game against the engine is a record of its own: the studied one is kept first.
+    if (st && st.record_names && mode.engine && !st.mode.engine && st.moves.length) keepCurrent();
+    send({ type: 'mode', ...mode });
+  });
   on('#level-kind', 'change', () => {
     // The old number means nothing in the new unit.
     $('#level-value').value = String(LEVEL_DEFAULTS[$('#level-kind').value]);
