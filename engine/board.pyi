@@ -37,13 +37,17 @@ class Board(GameBoard):
     """
 
     example_move: ClassVar[str]
+    """A legal first move, for examples and help texts: `"h2e2"`."""
     start_fen: ClassVar[str]
+    """The initial position's FEN (START_FEN)."""
     def __init__(self, fen: str | None = None) -> None:
         """The initial position, or the position of `fen`; ValueError naming a bad FEN."""
     def set_fen(self, fen: str) -> None:
-        """Replace the position (and clear the history) from a FEN."""
+        """Replace the position (and clear the history) from a FEN; ValueError
+        naming a bad FEN (the board is then unchanged)."""
     def fen(self) -> str:
-        """The position as a FEN: "<placement> <w|b> - - 0 <move number>"."""
+        """The position as a FEN: `"<placement> <w|b> - - 0 <move number>"`,
+        e.g. `"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"`."""
     def rescore(self) -> None:
         """Recompute the incremental material + piece-square score from the tables in force."""
     def check_room(self) -> None:
@@ -58,7 +62,12 @@ class Board(GameBoard):
     def chases(self, side: str | None = None) -> list[tuple[str, str]]:
         """The sorted (attacker, victim) square pairs `side` (default: the side to move) chases."""
     def repetition_verdict(self) -> dict[str, str] | None:
-        """The end of the game at a third occurrence (a dict: result, rule, reason), else None."""
+        """How the game ends if this position is the third occurrence of a
+        position (since the last capture, same side to move), judged on the
+        moves since its first: None if it is not; else a dict with `"result"`
+        (`"1-0"`, `"0-1"`, `"1/2-1/2"`), `"rule"` (`"repetition"`,
+        `"perpetual check"`, `"perpetual chase"`) and `"reason"`, a sentence
+        saying why (`"Red loses by perpetual check"`)."""
     def gives_check(self, index: int = -1) -> bool:
         """Whether the move at move_stack[index] gave check."""
     @property

@@ -19,7 +19,9 @@ class GameBoard:
     # code written against any game (GAMES[name](fen).fen()) relies on them,
     # so the stub declares them here.
     example_move: ClassVar[str]
+    """A legal first move of the game, for examples and help texts."""
     start_fen: ClassVar[str]
+    """The game's start position as a FEN."""
     def __init__(self, fen: str | None = None) -> None:
         """The game's start position, or the position of `fen`; ValueError naming a bad FEN."""
     def set_fen(self, fen: str) -> None:
@@ -43,7 +45,8 @@ class GameBoard:
     def check_room(self) -> None:
         """Raise ValueError if the state cannot take another move."""
     def pop(self) -> str:
-        """Take back the last move and return it."""
+        """Take back the last move and return it (a0-i9 text); IndexError
+        on a board with no moves played."""
     def is_legal(self, move: str) -> bool:
         """Whether `move` (text) is a legal move here."""
     @property

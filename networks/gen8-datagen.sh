@@ -5,6 +5,9 @@
 # runs. Counts as they grow: docs/testing.md, "Training data".
 DATA=${DATA:-/work/data}
 mkdir -p "$DATA"
+# nice alone weighs only within an autogroup: a run started from its own session
+# (setsid) is an autogroup of its own, so the group is niced too where Linux allows.
+echo 19 > /proc/self/autogroup 2>/dev/null || true
 exec nice -n 19 tuong-datagen --out "$DATA/gen8.bin" --positions 20000000 --nodes 3000 \
   --concurrency "${CONCURRENCY:-1}" --seed 12 --eval-file "$(dirname "$0")/gen7.nnue" \
   >> "$DATA/gen8.log" 2>&1

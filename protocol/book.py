@@ -55,20 +55,34 @@ from tuong.engine.files import NotAFileError, read_regular
 from tuong.engine.rows import mirror_move, mirror_placement
 
 MAGIC = b"TUONGBK\0"
+"""The first 8 bytes of a book file, `b"TUONGBK\\0"`."""
 VERSION = 1
+"""The file format's version that this module reads and writes: 1."""
 HEADER = struct.Struct("<8sHHHHII")
+"""The header's layout (24 bytes: magic, version, entry size, description
+length, reserved, entry count, CRC-32), a `struct.Struct`."""
 ENTRY = struct.Struct("<QHHHh")
+"""An entry's layout (16 bytes: key, move, weight, games, score), a `struct.Struct`."""
 NO_SCORE = -32768
+"""The score field's value for an entry without an analysis score (-32768)."""
 MAX_WEIGHT = 65535
+"""The largest weight an entry holds (65535); weights run from 1."""
 MAX_COUNT = 65535
+"""The largest game count an entry holds (65535; a larger count saturates)."""
 MAX_DESCRIPTION = 65535
+"""The longest description, in UTF-8 bytes (65535)."""
 # The largest file read: 16.7 million entries, about 25 s of checks when
 # loaded (0.3 s per 200,000 measured); far above any real book.
 MAX_FILE_BYTES = 256 * 2**20
+"""The largest book file read, in bytes (256 MiB: 16.7 million entries); a
+larger one is refused with BookError."""
 # The book shipped with the package (option BookFile's `<default>`); how it
 # was built is in its description and in the README.
 DEFAULT_PATH = Path(__file__).resolve().parent / "default.book"
+"""The book shipped with the package, `default.book` beside this module
+(the engine's option `BookFile` value `<default>`): a `pathlib.Path`."""
 FILES = "abcdefghi"
+"""The file letters, from Red's left: a square's file is its index here."""
 
 
 class BookError(ValueError):
@@ -89,12 +103,17 @@ def canonical(fen: str) -> tuple[str, bool]:
 
 
 def key_of_text(text: str) -> int:
+    """The book key of a canonical position text (`canonical(fen)[0]`): the
+    first 8 bytes of its BLAKE2b digest, little-endian. Raises
+    UnicodeEncodeError for a text that is not ASCII."""
     return int.from_bytes(hashlib.blake2b(text.encode("ascii"), digest_size=8).digest(),
                           "little")
 
 
 def position_key(fen: str) -> tuple[int, bool]:
-    """(key, mirrored) of a position given by its FEN."""
+    """(key, mirrored) of a position given by its FEN: the key its entries
+    are filed under, and whether the book holds it mirrored (its moves are
+    then stored mirrored). The FEN is not checked beyond its first two fields."""
     text, mirrored = canonical(fen)
     return key_of_text(text), mirrored
 
@@ -112,6 +131,9 @@ def game_ply(fen: str) -> int:
 
 
 def square(text: str) -> int:
+    """The file's number of a square (`"a0"` -> 0, `"i0"` -> 8, `"a1"` -> 9,
+    ..., `"i9"` -> 89): rank x 9 + file. ValueError (or IndexError) for a
+    text that names no square."""
     return int(text[1]) * 9 + FILES.index(text[0])
 
 
@@ -131,11 +153,19 @@ def decode_move(code: int) -> str:
 # -- entries and files ---------------------------------------------------------
 @dataclass(frozen=True)
 class Entry:
+    """One entry of a book file, as `encode` and `write` take them: a move
+    of a canonical position with its weight."""
     key: int
+    """The position's key (`position_key(fen)[0]`)."""
     move: str           # in the canonical position
+    """The move as a0-i9 text, in the canonical position (mirrored when
+    `position_key(fen)[1]` is True)."""
     weight: int
+    """The move's weight, 1 to MAX_WEIGHT: its chance among its position's moves."""
     games: int = 0
+    """The games the move was played in (0: from analysis only)."""
     score: Optional[int] = None
+    """The analysis's score for the mover in centipawns, or None."""
 
 
 def encode(entries: Iterable[Entry], description: str = "") -> bytes:
@@ -165,6 +195,9 @@ def encode(entries: Iterable[Entry], description: str = "") -> bytes:
 
 
 def write(path: str | os.PathLike[str], entries: Iterable[Entry], description: str = "") -> int:
+    """Write a book file holding `entries` (as `encode`) to `path`; returns
+    the bytes written. ValueError as `encode`; OSError if the file cannot be
+    written."""
     data = encode(entries, description)
     with open(path, "wb") as f:
         f.write(data)
@@ -175,9 +208,13 @@ def write(path: str | os.PathLike[str], entries: Iterable[Entry], description: s
 class BookMove:
     """A move of the probed position (as played there, not canonical)."""
     move: str
+    """The move as a0-i9 text, in the probed position."""
     weight: int
+    """Its weight, 1 to MAX_WEIGHT: the chance `choose` draws it with."""
     games: int
+    """The games it was played in (0: from analysis only)."""
     score: Optional[int]
+    """The analysis's score for the mover in centipawns, or None."""
 
 
 @dataclass
@@ -185,8 +222,11 @@ class Choice:
     """A move chosen from the book, shaped as a search result is for the
     dialects that print it (`best`, `ponder`)."""
     best: str
+    """The move chosen, as a0-i9 text."""
     moves: List[BookMove] = field(default_factory=list)
+    """Every book move of the position it was chosen among, heaviest first."""
     ponder: Optional[str] = None
+    """The reply expected (None: the book gives none)."""
 
     def describe(self, shown: int = 8) -> str:
         """`book move h2e2 (weight 60 of 178: h2e2 60, b2e2 60, ...)`."""
@@ -211,17 +251,25 @@ class _Keys:
 
 
 class Book:
-    """A book file, read and checked; probe(fen) finds a position's moves."""
+    """A book file, read and checked; probe(fen) finds a position's moves.
+    `Book(data, source)` reads a file's bytes (`source` names it in errors);
+    `Book.open(path)` reads a file. A file that cannot be used raises
+    BookError (a ValueError) naming it and the problem. `len(book)` is its
+    number of entries."""
 
     def __init__(self, data: bytes, source: str | os.PathLike[str] = "<book>") -> None:
         self.source = str(source)
+        """The file the book was read from (or the `source` given), as text."""
         self.data = bytes(data)
+        """The file's bytes, read whole."""
         self._check()
         self._keys = _Keys(self.data, self.start, self.count)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> "Book":
-        """The book at `path`; BookError naming the file and the problem."""
+        """The book at `path`, read and checked; BookError naming the file
+        and the problem (missing, unreadable, not a regular file, too large,
+        damaged)."""
         try:
             data = read_regular(path, MAX_FILE_BYTES, "a book")
         except OSError as error:
@@ -304,7 +352,8 @@ class Book:
     def choose(self, fen: str, legal: Iterable[str] | None,
                rng: random.Random | None = None) -> Choice | None:
         """A Choice drawn at random by weight among the book's legal moves of
-        `fen` (only those in `legal`), or None if it has none."""
+        `fen` (only those in `legal`, or all of them when `legal` is None), or
+        None if it has none. `rng` draws (default: the `random` module's)."""
         moves = self.probe(fen, legal)
         if not moves:
             return None

@@ -143,7 +143,7 @@ class RootTables:
         for problem in self._new_problems():
             self.report_error(f"TablebasePath: {problem}; that table is not used")
         if ready != self.installed:
-            egtbprobe.install([self.tables.loaded(n)  # type: ignore[union-attr]
+            egtbprobe.install([self.tables.loaded(n)  # type: ignore[union-attr, misc]
                           for n in sorted(ready)])
             self.installed = ready
 

@@ -36,8 +36,13 @@ def _is_package(module):
 def house_imports(path):
     """The modules of the house that a .py file imports, anywhere in it (a
     function-level import counts too), by dotted name without the `tuong.`
-    they are installed under; a package's own name stands for its __init__."""
+    they are installed under; a package's own name stands for its __init__.
+    Imports under `if TYPE_CHECKING:` are left out: they name a type for
+    the checker and never run."""
     tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            node.body = []
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

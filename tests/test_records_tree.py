@@ -321,7 +321,7 @@ def test_tuong_pgn_convert_warns_of_a_dropped_variation(tmp_path, capsys):
     assert records.main(["convert", str(source), "--to", "chinese", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert "warning: in.pgn, game 1 (? - ?), move 1 'R1+5': variation dropped" in err
-    assert "1 game written, 0 left out, 1 variation problem(s)" in err
+    assert "1 game written, 0 left out, 1 variation problem" in err
     assert "1. 炮二平五 马８进７ *" in out.read_text(encoding="utf-8")
 
 

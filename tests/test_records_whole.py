@@ -66,9 +66,11 @@ def test_an_intact_file_reads_without_a_warning_in_each_encoding():
 def test_tuong_pgn_prints_the_damage_on_stderr(tmp_path, capsys):
     data, at = _cut(CHINESE.encode("utf-8"), "阵", "utf-8")
     (tmp_path / "cut.pgn").write_bytes(data)
-    records.main(["convert", str(tmp_path / "cut.pgn"), "-o", str(tmp_path / "out.pgn")])
+    status = records.main(["convert", str(tmp_path / "cut.pgn"), "-o", str(tmp_path / "out.pgn")])
     err = capsys.readouterr().err
     assert f"warning: cut.pgn: 1 damaged byte (not UTF-8) at offset {at}" in err
+    # a character lost, no game nor variation: said, and the conversion succeeded
+    assert status == 0 and "1 file with damaged bytes" in err
     assert "1. C2=5 {中炮开局} H8+7" in (tmp_path / "out.pgn").read_text(encoding="utf-8")
 
 

@@ -38,9 +38,10 @@ WAIT = HANG * 3
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
+    games = tmp_path_factory.mktemp("web") / "games.sqlite"      # the library, not the home's
     process = subprocess.Popen([sys.executable, "-m", "tuong.tools.web", "--no-browser",
-                                "--port", "0"],
+                                "--port", "0", "--db", str(games)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     match = re.search(r"http://[\d.]+:\d+/", line)

@@ -121,3 +121,19 @@ def test_the_date_field_shows_an_example_not_a_date():
     assert not re.search(r"\d", placeholder)
     assert re.search(r"::placeholder\s*\{[^}]*(opacity|font-style: italic)",
                      (STATIC / "style.css").read_text())
+
+
+def test_the_servers_traditional_chinese_has_no_simplified_only_character():
+    """Every refusal and notice the server says on a zh-Hant page (the
+    catalog of tools/web/words.py), in traditional characters: none of the
+    simplified-only characters the server's Chinese has used (选 for 選, ...)."""
+    from tuong.tools.web import words
+    simplified_only = set("选编择盘当适车马进后帅将门两为这个们还边么从时说请让开关单"
+                          "线过签标须换号导数据节载读处结轮没试给时间继续这经删销页达变"
+                          "条认输与断议错启释执谱闭长点图库")
+    import string
+    for key in words.CATALOG:
+        params = {name: "x" for _, name, _, _ in string.Formatter().parse(key) if name}
+        said = words.local(key, params, lang="zh-Hant")
+        assert said != key.format(**params), key          # said in Chinese
+        assert not set(said) & simplified_only, (key, said)

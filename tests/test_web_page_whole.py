@@ -290,6 +290,12 @@ def test_one_move_and_download_all_with_the_game_before_a_link(browser, server):
     browser.refresh()
     until(browser, lambda s: [m["move"] for m in s["moves"]] == ["b2e2"], "the linked game")
     browser.wait.until(lambda d: "The game before the link" in text(d, "library-list"))
-    games, problems = records.read_pgn(browser.execute_script("return window.tuong.libraryText()"))
+    written = browser.execute_script("return window.tuong.libraryText()")
+    # The library keeps the module's earlier tests' games too (the database is
+    # the server's); the small games' records ([Variant "dodgem"]) are not Xiangqi PGN.
+    xiangqi = [block for block in re.split(r"\n\n(?=\[)", written)
+               if '[Variant "' not in block or '[Variant "xiangqi"]' in block]
+    games, problems = records.read_pgn("\n\n".join(xiangqi))
     assert not problems
-    assert sorted(g.moves for g in games) == [["h2e2"], ["h2e2", "h9g7"]]
+    kept = [g.moves for g in games]
+    assert ["h2e2"] in kept and ["h2e2", "h9g7"] in kept

@@ -281,8 +281,8 @@ def _build(parser, args):
             for record in found:
                 tally.add(record)
             for problem in problems:
-                log(f"error: {problem}")
-            failures += len(problems)
+                log(f"{'warning' if problem.game_kept else 'error'}: {problem}")
+            failures += sum(not problem.game_kept for problem in problems)
         game_weights = tally.weights(args.min_games)
         log(f"games: {tally.games} counted, {tally.skipped} without a result left out, "
             f"{failures} unreadable; {len(game_weights)} moves kept")

@@ -2,20 +2,39 @@
 that reads it, stops it and settles it, for every dialect."""
 import threading
 import time
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from tuong.protocol.client.common import (STOP_GRACE, WAKE, EngineError, EngineTerminated,
                                           Info, PlayResult)
+
+if TYPE_CHECKING:
+    from tuong.protocol.client.engine import Engine
 
 class Analysis:
     """One search of an engine, from `go` to its move (see the module
     docstring). Every step takes the engine's lock only while it reads, so a
     loop left between two Infos blocks nobody: the engine's next call stops
-    the search."""
+    the search.
 
-    def __init__(self, engine, deadline):
+    Made by `Engine.analyse(position, limit)`, never by the caller
+    (`deadline` is a `time.monotonic()` time). Iterating it raises what the
+    engine's calls raise (EngineTerminated, EngineTimeout,
+    EngineProtocolError); the engine is then ended.
+
+    ```python
+    with engine.analyse((None, []), Limit(depth=6)) as analysis:
+        for info in analysis:
+            print(info.depth, info.cp, info.pv[:3])
+    print(analysis.result.move)
+    ```
+    """
+
+    def __init__(self, engine: "Engine", deadline: float) -> None:
         self.engine = engine
+        """The engine searching."""
         self.result: Optional[PlayResult] = None   # once the engine has moved
+        """The search's PlayResult once the engine has moved (after the
+        iteration ends, wait() or stop()); None before."""
         self._info = Info()
         self._deadline = deadline
         self._started = time.monotonic()
@@ -44,8 +63,10 @@ class Analysis:
         raise StopIteration
 
     def wait(self) -> PlayResult:
-        """Read to the end of the search; its PlayResult, with `info`. After
-        stop() (or another call stopped it), the move the engine stopped with."""
+        """Read to the end of the search; returns its PlayResult, with `info`.
+        After stop() (or another call stopped it), the move the engine
+        stopped with. Raises EngineTerminated if the engine ended before its
+        move, EngineTimeout past the search's deadline."""
         with self.engine._busy:
             while self._running:
                 self._step()
@@ -74,7 +95,10 @@ class Analysis:
         self.engine._lines.put(WAKE)     # a reader waiting on the old deadline takes the new
 
     def stop(self) -> None:
-        """Stop the search if it is still running and read its move."""
+        """Stop the search if it is still running and read its move (then in
+        `result`). Safe to call twice. An engine that does not stop within
+        STOP_GRACE is ended, and its next call raises EngineTerminated
+        saying why; stop() itself raises nothing."""
         with self.engine._busy:
             self._stop()
 

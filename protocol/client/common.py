@@ -6,17 +6,25 @@ from dataclasses import dataclass, field, replace
 from typing import List, Optional, Tuple
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+"""The initial position's FEN, as every engine here reads it."""
 Position = Tuple[Optional[str], List[str]]
+"""A position as the client sends it: `(start FEN, moves)`. The FEN is None
+for the initial position; the moves (a0-i9 text, `"h2e2"`) are played from it."""
 
 STARTUP_TIMEOUT = 10.0   # handshake; our engine imports Cython modules first
+"""Seconds an engine has to finish its handshake (`uciok`, `ucciok`, `done=1`)."""
 SYNC_TIMEOUT = 10.0      # isready / ping after a command
+"""Seconds an engine has to answer a sync (`isready`, `ping`) after a command."""
 SEARCH_TIMEOUT = 60.0    # play/analyse when neither the limit nor the caller gives one
+"""Seconds a depth or node limited search may take (plus 5) when the caller gives no timeout."""
 # Put among an engine's lines to wake a reader waiting for one (a stop asked
 # from another thread shortens its deadline): an empty line, which every
 # dialect ignores, and not one the engine wrote.
 WAKE = (0.0, "")
 QUIT_GRACE = 1.0         # how long `quit` may take before we terminate, then kill
+"""Seconds an engine has to exit after `quit` before it is terminated, then killed."""
 STOP_GRACE = 2.0         # how long a search may take to stop when an analysis is stopped
+"""Seconds a search has to answer `stop` with its move before the engine is ended."""
 
 
 class EngineError(Exception):
@@ -52,15 +60,33 @@ class PositionRefused(EngineProtocolError):
 
 @dataclass(frozen=True)
 class Limit:
-    """How long to search. Times in seconds; clocks are the time left."""
+    """How long to search: any mix of the fields below (the engine stops at
+    the first reached); none given is the engine's own default. Times are in
+    seconds; clocks are the time left.
+
+    ```python
+    Limit(depth=8)
+    Limit(movetime=0.5)
+    Limit(red_clock=60, black_clock=60, red_inc=1, black_inc=1)
+    ```
+    """
     depth: Optional[int] = None
+    """Plies to search (`go depth`; xboard `sd`)."""
     nodes: Optional[int] = None
+    """Nodes to search (`go nodes`); an xboard engine raises UnsupportedError."""
     movetime: Optional[float] = None
+    """Seconds for this move (`go movetime`; UCCI `go time T movestogo 1`; xboard `st`)."""
     red_clock: Optional[float] = None
+    """Red's time left, in seconds (`wtime`)."""
     black_clock: Optional[float] = None
+    """Black's time left, in seconds (`btime`)."""
     red_inc: float = 0.0
+    """Red's increment per move, in seconds (`winc`)."""
     black_inc: float = 0.0
+    """Black's increment per move, in seconds (`binc`)."""
     infinite: bool = False     # until stopped (UCI and UCCI `go infinite`)
+    """Search until stopped (UCI and UCCI `go infinite`): for `Engine.analyse`
+    only; `Engine.play` raises ValueError."""
 
 
 @dataclass
@@ -68,19 +94,35 @@ class Info:
     """One parsed `info` (or xboard thinking) line; absent fields stay None.
     Scores are from the engine's side to move; `time` is in seconds."""
     depth: Optional[int] = None
+    """The depth reached, in plies."""
     seldepth: Optional[int] = None
+    """The selective depth: the longest line searched, in plies."""
     multipv: Optional[int] = None
+    """Which line of a MultiPV search this is (1: the best); None if not said."""
     cp: Optional[int] = None
+    """The score in centipawns, from the side to move's point of view; None
+    with a mate score."""
     mate: Optional[int] = None
+    """Mate in this many moves (positive: the side to move mates; negative:
+    it is mated); None without one."""
     bound: Optional[str] = None          # "lower" / "upper" / None (exact)
+    """`"lower"` or `"upper"` when the score is a bound (a fail high or low);
+    None when it is exact."""
     nodes: Optional[int] = None
+    """Nodes searched so far."""
     nps: Optional[int] = None
+    """Nodes per second."""
     time: Optional[float] = None
+    """Seconds searched so far."""
     pv: List[str] = field(default_factory=list)
+    """The principal variation: moves as a0-i9 text, from the searched position."""
     string: Optional[str] = None
+    """The text of an `info string` line (UCI, UCCI), else None."""
 
     def merged(self, newer: "Info") -> "Info":
-        """This info updated by the fields a newer line carries."""
+        """This info updated by the fields that `newer` (a later line's Info)
+        carries, those not None nor empty; a new score (cp or mate) replaces
+        the old score and its bound. Returns a new Info; neither is changed."""
         changes = {k: v for k, v in vars(newer).items() if v is not None and v != []}
         if newer.cp is not None or newer.mate is not None:   # a new score replaces both
             changes.setdefault("cp", None)
@@ -95,11 +137,18 @@ class PlayResult:
     claimed a result (xboard), or said it has no move; `elapsed` runs from
     sending `go` to reading the answer, in seconds."""
     move: Optional[str]
+    """The move played, as a0-i9 text (`"h2e2"`); None if the engine resigned,
+    claimed a result or had no move."""
     ponder: Optional[str] = None
+    """The reply the engine expects (`bestmove ... ponder ...`), or None."""
     info: Info = field(default_factory=Info)
+    """The engine's last main-line report before its move (its score, depth and line)."""
     elapsed: float = 0.0
+    """Seconds from sending `go` to reading the move."""
     resigned: bool = False
+    """Whether the engine resigned (xboard `resign`)."""
     claim: Optional[str] = None
+    """A result the engine claimed (xboard: `1-0`, `0-1`, `1/2-1/2`), else None."""
 
 
 _MOVE = re.compile(r"([a-i])(\d{1,2})([a-i])(\d{1,2})")
@@ -109,13 +158,18 @@ _GAME_MOVE = re.compile(r"[a-p]\d{1,2}([a-p]\d{1,2})?")
 
 
 def to_engine_move(move: str, ranks1: bool) -> str:
+    """`move` (a0-i9 text, `"h2e2"`) as the engine writes it: unchanged, or,
+    when `ranks1` (the engine numbers ranks 1-10, as Fairy-Stockfish does over
+    UCI), with both ranks plus one (`"h3e3"`). The move is not checked."""
     if not ranks1:
         return move
     return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"
 
 
 def from_engine_move(text: str, ranks1: bool) -> Optional[str]:
-    """The engine's move text as a0-i9, or None if it is not a board move."""
+    """The engine's move `text` as a0-i9 (`ranks1`: the engine numbers ranks
+    1-10); None if it is not a board move (a null move, a rank off the
+    board). Raises nothing."""
     m = _MOVE.fullmatch(text)
     if not m:
         return None
@@ -126,8 +180,10 @@ def from_engine_move(text: str, ranks1: bool) -> Optional[str]:
     return f"{m.group(1)}{r1}{m.group(3)}{r2}"
 
 
-def engine_fen(fen):
-    """A FEN as every engine here accepts it: side `w`/`b`, six fields."""
+def engine_fen(fen: str) -> str:
+    """`fen` as every engine here accepts it: side `w`/`b` (`r` becomes
+    `w`), six fields (missing ones filled from `w - - 0 1`). The placement
+    is not checked."""
     fields = fen.split()
     if len(fields) > 1 and fields[1] == "r":
         fields[1] = "w"
@@ -135,7 +191,10 @@ def engine_fen(fen):
     return " ".join(fields + defaults[len(fields) - 1:])
 
 
-def red_to_move(position):
+def red_to_move(position: Position) -> bool:
+    """Whether Red moves next in `position`, `(start FEN or None, moves)`:
+    the FEN's side (`w`/`r` Red), flipped by an odd number of moves. Nothing
+    is checked."""
     fen, moves = position
     red = fen is None or len(fen.split()) < 2 or fen.split()[1] in ("w", "r")
     return red != (len(moves) % 2 == 1)

@@ -10,7 +10,7 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import Any, Dict, Optional, TypeVar
+from typing import IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from tuong.protocol.client.analysis import Analysis
 from tuong.protocol.client.common import (
@@ -32,34 +32,74 @@ atexit.register(close_all)
 
 
 class Engine:
-    """One engine process; a subclass speaks its dialect."""
-    protocol = ""
-    variant = "xiangqi"                     # UCI_Variant, as last configured
+    """One engine process; a subclass speaks its dialect (UciEngine,
+    UcciEngine, XboardEngine). Made by `open_engine`, which takes the same
+    arguments; a context manager that closes the engine.
 
-    def __init__(self, command, *, name=None, notation="auto", env=None, cwd=None,
-                 startup_timeout=STARTUP_TIMEOUT, log=None, stderr=subprocess.DEVNULL):
+    Starting it runs the handshake (within `startup_timeout` seconds) and
+    fills `id` and `options`. Raises ValueError for an unknown `notation`,
+    EngineTerminated when the program cannot be started or exits,
+    EngineTimeout when it does not finish its handshake in time, and
+    UnsupportedError when it cannot play Xiangqi (an xboard engine whose
+    `variants` lack xiangqi); the process is ended before the error
+    propagates.
+
+    ```python
+    with open_engine("tuong") as engine:
+        print(engine.name, engine.id.get("name"), sorted(engine.options))
+    ```
+    """
+    protocol = ""
+    """The dialect: `"uci"`, `"ucci"` or `"xboard"`."""
+    variant = "xiangqi"                     # UCI_Variant, as last configured
+    """The game, as `UCI_Variant` was last configured (`"xiangqi"` unless changed)."""
+
+    def __init__(self, command: Union[str, Sequence[str]], *, name: Optional[str] = None,
+                 notation: str = "auto", env: Optional[Mapping[str, str]] = None,
+                 cwd: Optional[str] = None, startup_timeout: float = STARTUP_TIMEOUT,
+                 log: Optional[Callable[[str], None]] = None,
+                 stderr: Union[int, IO[bytes], None] = subprocess.DEVNULL) -> None:
         if notation not in ("auto", "ranks0", "ranks1"):
             raise ValueError(f"unknown notation {notation!r}: use ranks0, ranks1 or auto")
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
-        self.name = name or os.path.basename(self.argv[0])
-        self.notation = notation
+        self.argv: List[str] = \
+            shlex.split(command) if isinstance(command, str) else list(command)
+        """The command line the engine was started with, as a list."""
+        self.name: str = name or os.path.basename(self.argv[0])
+        """The label of the engine in errors and the transcript: the `name`
+        given to open_engine, else the program's file name (`"tuong"`). The
+        name the engine gives itself is `id["name"]`."""
+        self.notation: str = notation
+        """How the engine writes ranks: `"ranks0"` (0-9) or `"ranks1"`
+        (1-10), found out after the handshake when `"auto"` was asked."""
         self.log = log                      # callable(text) for an I/O transcript, or None
-        self.id = {}                        # id name / author (xboard: myname)
-        self.options = {}                   # lowercased name -> (name, declaration words)
-        self.broken = None                  # the error that ended this engine
+        """Called with every line sent (`"name < line"`) and read
+        (`"name > line"`), or None."""
+        self.id: Dict[str, str] = {}        # id name / author (xboard: myname)
+        """What the engine says of itself: `{"name": ..., "author": ...}` from
+        UCI/UCCI `id` lines; xboard's `myname` feature as `"name"`."""
+        self.options: Dict[str, Tuple[str, List[str]]] = {}
+        """The options the engine declared, by lowercased name: `(name as
+        declared, the declaration's words)`, e.g. `"hash": ("Hash", ["type",
+        "spin", "default", "16", "min", "1", "max", "33554432"])`. `configure`
+        takes these names in any case. An xboard engine's `memory` and `smp`
+        features appear as `Hash` and `Threads`."""
+        self.broken: Optional[str] = None   # the error that ended this engine
+        """Why the engine was ended after a failure (the error's text), or None."""
         self._lock = threading.Lock()       # close()'s, so it never waits for a search
         # One operation at a time. Reentrant: play() is an analysis run to its
         # end under one hold, and a call ends the open analysis under its own.
         self._busy = threading.RLock()
         self._analysis = None               # the search not yet over, if any
-        self._lines = queue.Queue()         # (arrival time, line), None at EOF
+        # (arrival time, line), None at EOF
+        self._lines: "queue.Queue[Optional[Tuple[float, str]]]" = queue.Queue()
         try:
             # A session of its own: a Ctrl-C in the terminal reaches only us, and
             # we end engines ourselves in a known order (see close()).
-            self.proc = subprocess.Popen(
+            self.proc: "subprocess.Popen[str]" = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=stderr, text=True, bufsize=1, errors="replace",
                 env=env, cwd=cwd, start_new_session=True)
+            """The engine's process (its pid; its return code once it has exited)."""
         except OSError as e:
             raise EngineTerminated(f"{self.name}: cannot start {command!r}: {e}") from e
         _LIVE.add(self)
@@ -76,11 +116,14 @@ class Engine:
     # -- public API ---------------------------------------------------------
 
     def configure(self, options: Dict[str, Any]) -> None:
-        """Set options by name (case-insensitive); an unknown name raises
+        """Set options by name (case-insensitive, as in `options`) to their
+        values (bools are sent as `true`/`false`). An unknown name raises
         UnsupportedError before anything is sent, and so does a value the
         engine says it refused (tuong's `info string error: ...`), after
         the others are set: a match must not play on with the engine's old
-        value (say, its own network instead of the one asked for)."""
+        value (say, its own network instead of the one asked for). Setting
+        `UCI_Variant` changes `variant`. Raises EngineTerminated or
+        EngineTimeout if the engine exits or does not answer."""
         with self._operation():
             for name in options:
                 self._option(name)
@@ -93,17 +136,24 @@ class Engine:
             raise UnsupportedError(f"{self.name} refused an option: {'; '.join(refusals)}")
 
     def new_game(self) -> None:
+        """Tell the engine a new game starts (`ucinewgame`; xboard `new`):
+        it clears what it learned of the last one. Raises EngineTerminated
+        or EngineTimeout if the engine exits or does not answer."""
         with self._operation():
             self._new_game()
 
     def play(self, position: Position, limit: Limit,
              timeout: Optional[float] = None) -> PlayResult:
-        """Search `position` within `limit`; the PlayResult of the search.
-        `timeout` (seconds) bounds the wait: by default the limit's movetime
-        or clock plus 5 s, and SEARCH_TIMEOUT (60 s) plus 5 for a depth or
-        node limit; an engine past it is ended (EngineTimeout). An infinite
-        limit is for analyse(), which can be stopped: ValueError here. A
-        position that is not one raises PositionRefused (see _start)."""
+        """Search `position`, `(start FEN or None, moves)`, within `limit`;
+        returns the PlayResult of the search (its `move` None if the engine
+        resigned or has none). `timeout` (seconds) bounds the wait: by
+        default the limit's movetime or clock plus 5 s, and SEARCH_TIMEOUT
+        (60 s) plus 5 for a depth or node limit; an engine past it is ended
+        (EngineTimeout). An infinite limit is for analyse(), which can be
+        stopped: ValueError here. A FEN or move that is not legal raises
+        PositionRefused before anything is sent; a limit the engine cannot
+        take (nodes over xboard) UnsupportedError; an engine that exits
+        EngineTerminated, one that answers nonsense EngineProtocolError."""
         if limit.infinite:
             raise ValueError("play() with an infinite limit would never end: use analyse() "
                              "and stop it")
@@ -112,8 +162,11 @@ class Engine:
 
     def analyse(self, position: Position, limit: Limit,
                 timeout: Optional[float] = None) -> Analysis:
-        """Start searching `position`; the Analysis to read it from and stop it.
-        `timeout` as for play(); an infinite limit runs until stopped."""
+        """Start searching `position`, `(start FEN or None, moves)`, within
+        `limit`; returns the Analysis to read it from (iterate it for each
+        Info) and stop it. `timeout` as for play(); an infinite limit runs
+        until stopped. Raises as play() does, except for the infinite
+        limit."""
         return self._start(position, limit, timeout)
 
     def close(self) -> None:
@@ -131,7 +184,8 @@ class Engine:
                     self._kill()
             self.proc.wait()
             try:
-                self.proc.stdin.close()
+                if self.proc.stdin is not None:     # always: the engine's stdin is a pipe
+                    self.proc.stdin.close()
             except OSError:
                 pass
         # stdout is the reader thread's to close: closing it here could block
@@ -140,6 +194,8 @@ class Engine:
 
     @property
     def alive(self) -> bool:
+        """Whether the engine is running and usable (not ended by a failure,
+        not closed)."""
         return self.broken is None and self.proc.poll() is None
 
     def __enter__(self: _E) -> _E:
@@ -238,6 +294,7 @@ class Engine:
 
     @property
     def ranks1(self) -> bool:
+        """Whether the engine numbers ranks 1-10 (`notation == "ranks1"`)."""
         return self.notation == "ranks1"
 
     def _parse_move(self, text, context):

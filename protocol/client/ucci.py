@@ -10,7 +10,11 @@ MATE_SCORE, WIN_SCORE = 10000, 9800
 
 
 class UcciEngine(UciEngine):
+    """An engine speaking UCCI (ElephantEye, tuong): `ucci`, `setoption N V`,
+    times in milliseconds (`usemillisec`), no movetime (`go time T movestogo
+    1`). Arguments and errors as Engine's."""
     protocol = "ucci"
+    """`"ucci"`."""
     hello, ok = "ucci", "ucciok"
 
     def _bare_score(self, info, value):

@@ -15,7 +15,11 @@ def _declared_name(words):
 
 
 class UciEngine(Engine):
+    """An engine speaking UCI (Fairy-Stockfish, Pikafish, tuong): `uci`,
+    `setoption name N value V`, `position`, `go`. Sets `UCI_Variant` to
+    xiangqi when the engine has it. Arguments and errors as Engine's."""
     protocol = "uci"
+    """`"uci"`."""
     hello, ok = "uci", "uciok"
 
     def _handshake(self, deadline):

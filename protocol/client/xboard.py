@@ -18,8 +18,16 @@ def _features(text):
 
 
 class XboardEngine(Engine):
+    """An engine speaking xboard (CECP) protocol 2 (maxqi/fairymax,
+    Fairy-Stockfish, tuong): `xboard`, `protover 2`, `variant xiangqi`,
+    moves in force mode. No node limit and no infinite analysis
+    (UnsupportedError); an engine without `setboard` is brought to a
+    position by moves from the start, and a position with a FEN raises
+    UnsupportedError. Arguments and errors as Engine's."""
     protocol = "xboard"
+    """`"xboard"`."""
     FEATURE_WAIT = 2.0      # the protocol's wait for an engine that sends no features
+    """Seconds to wait for the first `feature` line (protocol 1 engines send none)."""
 
     def _handshake(self, deadline):
         self.features = {}
@@ -183,6 +191,7 @@ class XboardEngine(Engine):
         return commands
 
     stop_command = "?"
+    """What stops a search: `?` (move now)."""
 
     def _prepare_search(self, position, limit):
         if limit.infinite:

@@ -36,10 +36,11 @@ from tuong.engine.rows import mirror_move
 from tuong.tools.db.store import signed_key
 
 MAX_PLY = 20
+"""The longest beginning (in plies) the model learns and reads."""
 MODEL_PATH = Path(__file__).with_name("ecco.bin")
+"""The shipped model: ecco.bin beside this module."""
 _MAGIC = b"TUONG-ECCO1\n"
 
-# The ECCO letters: (English, Vietnamese, simplified Chinese, traditional Chinese).
 FAMILIES = {
     "A": ("Openings other than the Central Cannon", "Các khai cuộc không Pháo đầu",
           "非中炮类开局", "非中炮類開局"),
@@ -51,15 +52,19 @@ FAMILIES = {
           "Pháo đầu đối Thuận pháo hoặc Nghịch pháo", "顺炮与列炮", "順炮與列炮"),
     "E": ("Pawn Opening", "Tiên nhân chỉ lộ", "仙人指路", "仙人指路"),
 }
+"""The ECCO letters' families: (English, Vietnamese, simplified Chinese, traditional Chinese)."""
 LANG_INDEX = {"en": 0, "vi": 1, "zh-Hans": 2, "zh-Hant": 3}
+"""A language's place in FAMILIES' names."""
 _START = Board().fen()
 
 
 @dataclass
 class Model:
     """A learned classifier: position key to code, and code to Chinese name."""
-    codes: dict[int, str]              # line_keys' key to code
+    codes: dict[int, str]
+    """line_keys' key of a game's beginning to the ECCO code it was learned to mean."""
     names: dict[str, str]
+    """An ECCO code to its learned Chinese name (traditional characters)."""
 
     def classify(self, moves: Sequence[str], fen: str | None = None) -> str | None:
         """The ECCO code of a game from its moves (coordinates), None when

@@ -35,12 +35,18 @@ BATCH_FILES = 200              # files a transaction
 @dataclass
 class ImportReport:
     """What an import did."""
-    files: int = 0             # files read
-    resumed: int = 0           # files already imported (same path, size and time)
-    same_bytes: int = 0        # files whose bytes another file imported already brought
-    games: int = 0             # games added
-    duplicates: int = 0        # games already in the database
-    problems: list[str] = field(default_factory=list)   # games not read, by file and number
+    files: int = 0
+    """Files read and stored."""
+    resumed: int = 0
+    """Files skipped: already imported (the same path, size and time)."""
+    same_bytes: int = 0
+    """Files skipped: the bytes of a file already imported."""
+    games: int = 0
+    """Games added."""
+    duplicates: int = 0
+    """Games not added: the same game was in the database (importer.same_game)."""
+    problems: list[str] = field(default_factory=list)
+    """Games (or files) not read, each named by file and game, with why."""
 
 
 @dataclass

@@ -44,15 +44,24 @@ def position_key(fen: str | None = None, moves: Sequence[str] = ()) -> int:
 class MoveStats:
     """One move played from a position: how often and how it scored."""
     move: str
+    """The move, in coordinates (ranks 0-9)."""
     games: int
+    """Games that played it from the position (at their first arrival)."""
     red: int
+    """Of those, the games Red won."""
     draw: int
+    """Of those, the draws."""
     black: int
+    """Of those, the games Black won."""
     average_year: float | None
-    last_game: int            # the id of the most recent game (by date) that played it
+    """The average year of the dated ones (None: none dated)."""
+    last_game: int
+    """The id of the most recent game (by date) that played it."""
     last_date: str | None
+    """That game's date as its record wrote it."""
 
     def as_json(self) -> dict[str, object]:
+        """The fields as a JSON object (tuong-db explore --json)."""
         return {"move": self.move, "games": self.games, "red": self.red, "draw": self.draw,
                 "black": self.black, "average_year": self.average_year,
                 "last_game": self.last_game, "last_date": self.last_date}
@@ -62,7 +71,9 @@ class MoveStats:
 class Exploration:
     """A position's games and the moves played next, the most played first."""
     games: int
+    """Games that reach the position (each once, at its first arrival)."""
     moves: list[MoveStats] = field(default_factory=list)
+    """The moves played from it, the most played first."""
 
     def as_json(self) -> dict[str, object]:
         """`{"games": N, "moves": [{"move": "h2e2", "games": n, "red": w,
@@ -97,19 +108,33 @@ class Search:
     names, events and openings match as parts, traditional and simplified
     characters alike; `ecco` is a code or a prefix (C8 is C80-C89);
     dates are YYYY[.MM[.DD]]; `position` is (fen or None, moves)."""
-    player: str | None = None          # either side
+    player: str | None = None
+    """Either side's player (a part of the name)."""
     red: str | None = None
+    """Red's player (a part of the name)."""
     black: str | None = None
+    """Black's player (a part of the name)."""
     event: str | None = None
+    """A part of the event's name."""
     site: str | None = None
+    """A part of the site's name."""
     date_from: str | None = None
+    """Played on or after this date (YYYY[.MM[.DD]])."""
     date_to: str | None = None
+    """Played on or before this date (a year or month reaches its end)."""
     result: str | None = None
+    """The result: '1-0', '0-1', '1/2-1/2' or '*'."""
     ecco: str | None = None
+    """An ECCO code or its prefix (C84, C8, C)."""
     opening: str | None = None
+    """A part of the record's opening name."""
     position: tuple[str | None, Sequence[str]] | None = None
+    """Games that reach the position after these moves (coordinates) from
+    this FEN (None: the start)."""
     limit: int | None = 100
+    """At most this many games (None: all)."""
     offset: int = 0
+    """Games skipped first (for paging)."""
 
 
 def _date_bound(text: str, upper: bool) -> int:

@@ -125,18 +125,31 @@ def signed_key(key: int) -> int:
 class Game:
     """One game of the database (the row of `games`)."""
     id: int
+    """The game's row id in the database."""
     red: str | None
+    """Red's player."""
     black: str | None
+    """Black's player."""
     event: str | None
+    """The event."""
     site: str | None
+    """The site."""
     date: str | None
+    """The date as the record wrote it."""
     result: str
+    """'1-0', '0-1', '1/2-1/2' or '*'."""
     ecco: str | None
+    """The ECCO code of its record, if it had one."""
     opening: str | None
+    """The record's opening name, if it had one."""
     fen: str | None
+    """Its start position; None for the standard start."""
     moves: list[str]
+    """Its moves in coordinates (ranks 0-9)."""
     tags: list[tuple[str, str]] = field(default_factory=list)
+    """Every tag of its record, in order ([Red] for Red, as Xiangqi programs write it)."""
     source: str | None = None
+    """The file and game number it was first read from (path#n)."""
 
     def summary(self) -> dict[str, object]:
         """The fields a list of games shows (tuong-db search --json)."""

@@ -28,7 +28,7 @@ cutechess's `timemargin`); that margin covers pipe and scheduler latency.
 """
 import threading
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from tuong.engine.board import Board
 from tuong.protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout,
@@ -36,24 +36,38 @@ from tuong.protocol.client import (EngineProtocolError, EngineTerminated, Engine
 
 RED, BLACK = "w", "b"
 SIDE_NAME = {RED: "Red", BLACK: "Black"}
+"""A side's name by its FEN letter: `{"w": "Red", "b": "Black"}`."""
 MATE_CP = 100_000          # a mate score, for adjudication thresholds
+"""A mate as centipawns (100,000), for the adjudication thresholds."""
 
 
 @dataclass
 class TimeControl:
-    """One engine's limit: a clock (base+inc), a fixed movetime, depth or nodes."""
+    """One engine's limit: a clock (base+inc), a fixed movetime, depth or nodes.
+    Times in seconds."""
     base: Optional[float] = None
+    """The clock at the start of the game (None: no clock)."""
     inc: float = 0.0
+    """The increment added to the clock after each move."""
     movetime: Optional[float] = None
+    """A fixed time per move (None: none)."""
     depth: Optional[int] = None
+    """A depth limit in plies (None: none)."""
     nodes: Optional[int] = None
+    """A node limit (None: none)."""
     margin: float = 0.1       # seconds an engine may exceed its time
+    """How far an engine may exceed its time left (or its movetime) before it
+    loses on time (cutechess's `timemargin`)."""
     stall: float = 60.0       # no answer for this long under depth/nodes only: forfeit
+    """Under a depth or node limit alone: how long an engine may go without
+    answering before it forfeits (stalled)."""
 
     @classmethod
-    def parse(cls, settings):
-        """From cutechess-style settings: tc=40+0.4 (or tc=1:30+1), st=1,
-        depth=N, nodes=N, timemargin=MS."""
+    def parse(cls, settings: Mapping[str, str]) -> "TimeControl":
+        """From cutechess-style settings (a dict of `key=value` texts):
+        tc=40+0.4 (or tc=1:30+1), st=1, depth=N, nodes=N, timemargin=MS,
+        stall=S. ValueError for a moves/time control (`tc=40/60`), a number
+        that does not read, or no limit at all."""
         tc = cls()
         if "tc" in settings:
             base, _, inc = settings["tc"].partition("+")
@@ -76,8 +90,10 @@ class TimeControl:
             raise ValueError("no time control: give tc=BASE+INC, st=SECONDS, depth=N or nodes=N")
         return tc
 
-    def describe(self):
-        """The PGN TimeControl tag: base+inc in seconds, or a fixed limit."""
+    def describe(self) -> str:
+        """The PGN TimeControl tag: base+inc in seconds (`"40+0.4"`), or a
+        fixed limit (`"1/move"`, `"depth 8"`, `"nodes 10000"`), joined by
+        commas."""
         parts = []
         if self.base is not None:
             parts.append(f"{self.base:g}+{self.inc:g}")
@@ -92,52 +108,92 @@ class TimeControl:
 
 @dataclass
 class Rules:
+    """The rules a game is judged by (see the module docstring), and the
+    optional adjudication (cutechess's `-resign` and `-draw`)."""
     repetition: str = "asian"                  # or "check-only"
+    """The repetition rules: `"asian"` (perpetual check or chase loses) or
+    `"check-only"` (perpetual check alone)."""
     max_plies: int = 300
+    """A draw when the game reaches this many plies, book moves included."""
     no_capture_plies: int = 120
+    """A draw after this many plies without a capture."""
     resign_movecount: Optional[int] = None     # -resign movecount=N score=S
+    """Adjudicate a loss after this many moves of agreed scores (None: never)."""
     resign_score: int = 0
+    """The score (centipawns) the loser's scores are at most minus, and the
+    winner's at least."""
     draw_movenumber: Optional[int] = None      # -draw movenumber=M movecount=N score=S
+    """Adjudicate draws from this move number on (None: never)."""
     draw_movecount: int = 0
+    """After this many moves of both engines' scores within `draw_score`."""
     draw_score: int = 0
+    """The bound (centipawns) of a drawn score."""
 
 
 @dataclass
 class Player:
+    """One side of a game: its name, its engine and its limit."""
     name: str
+    """The name written in the PGN (`[Red]`, `[Black]`)."""
     engine: object            # a protocol.client.Engine, or anything with .play()
+    """A started `protocol.client.Engine`, or anything with its `play()`."""
     tc: TimeControl
+    """The engine's limit."""
 
 
 @dataclass
 class MoveRecord:
+    """One move of a Game, with what the engine said of it."""
     move: str
+    """The move as a0-i9 text."""
     book: bool = False
+    """Whether it came from the opening (or the engine's own book)."""
     cp: Optional[int] = None          # the mover's own score
+    """The mover's own score in centipawns, from its view (None: none or a mate)."""
     mate: Optional[int] = None
+    """The mover's mate score in moves (negative: being mated), or None."""
     depth: Optional[int] = None
+    """The depth the engine reached, or None."""
     time: float = 0.0
+    """Seconds the move took (0 for book moves)."""
 
 
 @dataclass
 class Game:
+    """A game played by the Referee, as it went and how it ended."""
     red: str
+    """Red's player's name."""
     black: str
+    """Black's player's name."""
     fen: Optional[str]                # None: the initial position
+    """The start position's FEN; None for the initial position."""
     moves: List[MoveRecord] = field(default_factory=list)
+    """The moves played, book moves first."""
     result: str = "*"
+    """`"1-0"`, `"0-1"`, `"1/2-1/2"`, or `"*"` (not over, or interrupted)."""
     termination: str = ""             # a short category: checkmate, time forfeit, ...
+    """How it ended, in short: `checkmate`, `stalemate`, `perpetual check`,
+    `perpetual chase`, `repetition`, `move limit`, `adjudication`, `time
+    forfeit`, `stalled`, `crash`, `protocol error`, `illegal move`,
+    `resignation`, `false claim`, `interrupted`."""
     reason: str = ""                  # a sentence for the PGN comment
+    """The ending as a sentence, for the PGN comment (`"Red mates"`)."""
     forfeit: Optional[str] = None     # RED/BLACK when that engine failed (restart it)
+    """`"w"` or `"b"` when that side's engine failed (restart it), else None."""
     time_controls: Tuple[str, str] = ("", "")   # Red's limit, Black's
+    """Red's limit and Black's, as TimeControl.describe writes them."""
 
-    def finish(self, result, termination, reason, forfeit=None):
+    def finish(self, result: str, termination: str, reason: str,
+               forfeit: Optional[str] = None) -> "Game":
+        """Set the result, the termination, the reason and the forfeit
+        (see the fields); returns the game."""
         self.result, self.termination, self.reason, self.forfeit = \
             result, termination, reason, forfeit
         return self
 
 
-def loss_for(side):
+def loss_for(side: str) -> str:
+    """The result of a loss for `side` (`"w"` or `"b"`): `"0-1"` or `"1-0"`."""
     return "0-1" if side == RED else "1-0"
 
 
@@ -152,10 +208,14 @@ def _mover_score(info):
     return info.cp
 
 
-def judge(board, rules, last_capture):
+def judge(board: Board, rules: Rules,
+          last_capture: int) -> Optional[Tuple[str, str, str]]:
     """(result, termination, reason) if the position on `board` (after its
     last move) ends the game by rules 2-4 above, else None. `last_capture`
-    is the ply of the last capture (0 if none)."""
+    is the ply of the last capture (0 if none); `rules` gives the move-count
+    limits (the board's own `rules` the repetition rules). The termination
+    is `checkmate`, `stalemate`, `repetition`, `perpetual check`,
+    `perpetual chase` or `move limit`."""
     side, plies = board.turn, board.ply
     if board.is_game_over():
         winner = SIDE_NAME[RED if side == BLACK else BLACK]
@@ -173,26 +233,49 @@ def judge(board, rules, last_capture):
 
 
 class Referee:
-    """Plays one game; `play()` returns the finished Game."""
+    """Plays one game; `play()` returns the finished Game.
 
-    def __init__(self, red, black, opening, rules=None, stop=None):
+    `red` and `black` are the Players; `opening` is `(FEN or None, book
+    moves)`, the moves played first as book moves; `rules` the Rules
+    (default: `Rules()`); `stop`, an Event that interrupts the game between
+    two moves when set. ValueError for a bad FEN or an illegal book move."""
+
+    def __init__(self, red: Player, black: Player,
+                 opening: Tuple[Optional[str], Sequence[str]], rules: Optional[Rules] = None,
+                 stop: Optional[threading.Event] = None) -> None:
         self.players = {RED: red, BLACK: black}
+        """The Players by side (`"w"`, `"b"`)."""
         self.rules = rules or Rules()
+        """The Rules the game is judged by."""
         self.stop = stop or threading.Event()
+        """The Event that interrupts the game when set."""
         fen, book = opening
         self.board = Board(fen)
+        """The game's board, as far as it has gone."""
         self.board.rules = self.rules.repetition
         self.start_fen = fen
+        """The start position's FEN, or None for the initial position."""
         self.game = Game(red.name, black.name, fen,
                          time_controls=(red.tc.describe(), black.tc.describe()))
-        self.scores = {RED: [], BLACK: []}   # each engine's own scores, for adjudication
+        """The Game as it goes; `play()` returns it finished."""
+        # each engine's own scores, for adjudication
+        self.scores: Dict[str, List[Optional[int]]] = {RED: [], BLACK: []}
+        """Each side's engine's own scores (centipawns, mates as +-MATE_CP), for
+        adjudication."""
         self.last_capture = 0             # ply index of the last capture
+        """The ply of the last capture (0 if none)."""
         for move in book:
             self._push(move)
             self.game.moves.append(MoveRecord(move, book=True))
-        self.clocks = {side: p.tc.base for side, p in self.players.items()}
+        self.clocks: Dict[str, Optional[float]] = \
+            {side: p.tc.base for side, p in self.players.items()}
+        """Each side's time left, in seconds (None without a clock)."""
 
-    def play(self):
+    def play(self) -> Game:
+        """Play the game to its end and return it (`result`, `termination`,
+        `reason`, `forfeit`). An engine's failure (a crash, a timeout,
+        garbage) is the game's forfeit, not an exception; a stop asked
+        ends it as `"*"`, `interrupted`."""
         over = self._judge_position()
         while not over:
             if self.stop.is_set():
@@ -310,6 +393,19 @@ class Referee:
         return False
 
 
-def play_game(red, black, opening, rules=None, stop=None):
-    """Play one game from `opening` = (fen or None, book moves); a Game."""
+def play_game(red: Player, black: Player, opening: Tuple[Optional[str], Sequence[str]],
+              rules: Optional[Rules] = None, stop: Optional[threading.Event] = None) -> Game:
+    """Play one game from `opening` = (fen or None, book moves) and return
+    the finished Game: `Referee(red, black, opening, rules, stop).play()`.
+
+    ```python
+    from tuong.protocol.client import open_engine
+    from tuong.tools.match.referee import Player, TimeControl, play_game
+
+    with open_engine("tuong") as a, open_engine("tuong") as b:
+        tc = TimeControl(depth=3)
+        game = play_game(Player("a", a, tc), Player("b", b, tc), (None, ["h2e2"]))
+        print(game.result, game.termination, len(game.moves))
+    ```
+    """
     return Referee(red, black, opening, rules, stop).play()

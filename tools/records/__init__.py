@@ -37,6 +37,8 @@ from tuong.tools.records.tree import GameTree, Node
 # The [Format] tag's value for each notation, and the values read as one.
 FORMAT_NAMES = {"coords": "Coords", "ranks1": "Coords1-10", "iccs": "ICCS", "wxf": "WXF",
                 "chinese": "Chinese", "vietnamese": "Vietnamese"}
+"""The `[Format]` tag's value written for each notation (`"wxf"` -> `"WXF"`);
+read back case-insensitively, with `uci`, `ucci`, `chn`, `cn` and `vn` too."""
 _FORMAT_INPUT = {value.lower(): key for key, value in FORMAT_NAMES.items()}
 _FORMAT_INPUT.update({"uci": "coords", "ucci": "coords", "chn": "chinese", "cn": "chinese",
                       "vn": "vietnamese"})
@@ -45,27 +47,46 @@ _FORMAT_INPUT.update({"uci": "coords", "ucci": "coords", "chn": "chinese", "cn":
 # it; [White] (cutechess's name, and tuong's inside) is read as the same tag.
 _ROSTER = ("Event", "Site", "Date", "Round", "Red", "Black", "Result")
 GAME_TAG = ("Game", "Chinese Chess")
+"""The tag every written game carries, `[Game "Chinese Chess"]`, as Xiangqi programs write it."""
 # Tags the moves (or the notation written) decide, not kept by a program that edits a game.
 DERIVED_TAGS = ("FEN", "SetUp", "PlyCount", "Format")
+"""Tags the moves (or the notation written) decide, which a program editing a
+game does not keep as read: `FEN`, `SetUp`, `PlyCount`, `Format`."""
 _LINE_ENDS = re.compile(r"[\r\n]+")                  # no tag value spans lines
 
 
 @dataclasses.dataclass
 class Record:
     """One game: tags, its moves in a0-i9, the comment after each move (or
-    None), the result, and the notation it was read in."""
+    None), the result, and the notation it was read in. The readers
+    (read_pgn, read_file, ...) make them; format_pgn writes one.
+
+    Red is the first player: its name is the `[Red]` tag (`red`), and a
+    record read from a chess program's `[White]` has both tags."""
     tags: dict[str, str]
+    """The PGN tags in file order, `{"Event": ..., "Red": ..., "Black": ...,
+    "Result": ..., "FEN": ...}`; `White` repeats `Red` (see `red`)."""
     moves: list[str]
+    """The main line's moves as a0-i9 text (`"h2e2"`), from the start position (`fen`)."""
     comments: list[str | None]
+    """The comment after each move of `moves` (same length), or None."""
     result: str = "*"
+    """`"1-0"` (Red won), `"0-1"` (Black won), `"1/2-1/2"` or `"*"` (unknown)."""
     notation: str | None = None
+    """The notation the moves were read in (a name of notation.NOTATIONS:
+    `"wxf"`, `"chinese"`, ...), or None (XQF, FEN, a record built here)."""
     intro: str | None = None            # a comment before the first move
+    """The comment before the first move, or None."""
     # The whole game, variations included (its main line is moves, comments
     # and intro again); None from writers of plain move lists.
     tree: GameTree | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The whole game, variations, comments and marks included (its main line
+    is `moves`, `comments` and `intro` again); None for a record made from a
+    plain move list."""
 
     @property
     def fen(self) -> str | None:
+        """The start position's FEN (the `[FEN]` tag), or None for the initial position."""
         return self.tags.get("FEN")
 
     @property
@@ -74,6 +95,7 @@ class Record:
         return self.tags.get("Red", self.tags.get("White"))
 
     def title(self) -> str:
+        """`"Red's player - Black's player"`, `?` for a missing name."""
         return f"{self.red or '?'} - {self.tags.get('Black', '?')}"
 
 
@@ -89,12 +111,21 @@ class Problem:
     """Why one game of a file could not be read, or (game_kept) why part of
     it, a variation, was left out."""
     source: str
+    """The file (or the `source` name given to the reader)."""
     game: int
+    """The game's number in the file, from 1; 0 for the file itself (it
+    could not be read, or had damaged bytes)."""
     title: str
+    """The game's players, `"Red - Black"`."""
     message: str
+    """What went wrong (`"illegal move"`, ...)."""
     move_number: int | None = None
+    """The move number of the move that did not read, if one."""
     text: str | None = None
+    """That move's text as written, if one."""
     game_kept: bool = False             # the game was read; only a variation of it was not
+    """True when the game was read and only part of it (a variation) left
+    out; False when the game was left out."""
 
     def __str__(self) -> str:
         # Game 0: the file itself (it could not be read at all).
@@ -493,6 +524,8 @@ def _print_openings(paths: Sequence[str], lang: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The `tuong-pgn` command line (`argv`: its arguments, default
+    sys.argv's); returns the exit status: 1 when anything was left out."""
     parser = ArgumentParser(prog="tuong-pgn", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     convert = commands.add_parser("convert", help="PGN/XQF/FEN files in, PGN in a notation out")
@@ -515,7 +548,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_output(parser, args.output, "-o")
 
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-    games = failures = dropped = 0
+    games = failures = dropped = damaged = 0
     try:
         for path in game_files(args.files):
             records, problems = read_file(path, args.notation)
@@ -525,12 +558,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             for problem in problems:
                 print(f"{'warning' if problem.game_kept else 'error'}: {problem}",
                       file=sys.stderr)
-                dropped += problem.game_kept
+                # A damaged byte (the file's own warning, game 0) costs a character,
+                # not a game nor a variation: said, and the run still succeeds.
+                damaged += problem.game == 0 and problem.game_kept
+                dropped += problem.game_kept and problem.game != 0
                 failures += not problem.game_kept
     finally:
         if args.output:
             out.close()
     print(f"{plural(games, 'game')} written, {failures} left out"
-          + (f", {dropped} variation problem(s)" if dropped else ""), file=sys.stderr)
+          + (f", {plural(dropped, 'variation problem')}" if dropped else "")
+          + (f", {plural(damaged, 'file')} with damaged bytes" if damaged else ""),
+          file=sys.stderr)
     return 1 if failures or dropped else 0
 

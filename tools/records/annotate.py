@@ -29,6 +29,8 @@ import shlex
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from tuong.engine.board import Board
 from tuong.protocol.client import Limit, open_engine
@@ -37,34 +39,47 @@ from tuong.tools import records
 from tuong.tools.cli import ArgumentParser, check_output, integer, plural, quiet_broken_pipe, real
 
 SCALE = 588                     # centipawns; tuong-train's fitted K (docs/guide/network.md)
+"""The scale of the expected score, 588 centipawns: a score of `cp` expects
+`1 / (1 + exp(-cp / 588))` of a point (tuong-train's fitted K)."""
 MARKS = (("??", 0.15), ("?", 0.10), ("?!", 0.05))
+"""(mark, least expected-score loss) from the worst: a blunder `??` loses
+0.15 of a point or more, a mistake `?` 0.10, an inaccuracy `?!` 0.05."""
 MATE_CP = 10_000                # a mate counted as this many centipawns in average losses
+"""A mate counted as 10,000 centipawns in the average losses."""
 CP_CAP = 1_000                  # a single move's centipawn loss counts at most this
+"""The most centipawns one move's loss counts (1,000), and the graph's bound."""
 
 
-def expected(score):
-    """The side's expected share of the points for a ("cp"|"mate", n) score."""
+def expected(score: tuple[str, Any]) -> float:
+    """The side's expected share of the points, 0 to 1, for a score
+    `("cp", centipawns)` or `("mate", moves)` from its point of view (a
+    mate: 1 if positive, else 0)."""
     kind, value = score
     if kind == "mate":
         return 1.0 if value > 0 else 0.0
     return 1.0 / (1.0 + math.exp(-value / SCALE))
 
 
-def centipawns(score):
+def centipawns(score: tuple[str, Any]) -> int:
+    """A score as centipawns: `("cp", n)` is n, `("mate", n)` is +-MATE_CP
+    by its sign, `("end", result)` (a finished game, Red's view) MATE_CP for
+    `"1-0"`, -MATE_CP for `"0-1"`, else 0."""
     kind, value = score
     if kind == "end":                   # a finished game: its result, Red's view
         return {"1-0": MATE_CP, "0-1": -MATE_CP}.get(value, 0)
     return (MATE_CP if value > 0 else -MATE_CP) if kind == "mate" else value
 
 
-def mark_for(loss):
+def mark_for(loss: float) -> str | None:
+    """The mark of a move that loses `loss` of a point in expected score
+    (MARKS): `"??"`, `"?"`, `"?!"`, or None for a smaller loss."""
     for mark, threshold in MARKS:
         if loss >= threshold:
             return mark
     return None
 
 
-def _negate(score):
+def _negate(score: tuple[str, Any]) -> tuple[str, Any]:
     return (score[0], -score[1])
 
 
@@ -72,28 +87,54 @@ def _negate(score):
 class Search:
     """The engine's verdict on one position (scores from the side to move)."""
     score: tuple                # ("cp", n) or ("mate", n)
+    """`("cp", centipawns)` or `("mate", moves)`, from the side to move."""
     best: str
+    """The engine's move, as a0-i9 text (None if it had none)."""
     pv: list
+    """The engine's line from the position, a0-i9 moves."""
 
 
 @dataclasses.dataclass
 class MoveNote:
+    """The judgement of one move of a game, as annotate_game gives it."""
     move: str
+    """The move played, a0-i9 text."""
     red: bool
+    """Whether Red played it."""
     score_after: tuple          # Red's view
+    """The score after the move, from Red's view: `("cp", n)`, `("mate",
+    n)`, or `("end", result)` when the move ended the game."""
     loss: float                 # expected score
+    """The share of a point the move lost against the engine's move (0 when
+    it is the engine's move)."""
     cp_loss: int
-    mark: str
-    best: str                   # the engine's move where it differs, else None
+    """The same loss in centipawns, at most CP_CAP."""
+    mark: str | None
+    """`"??"`, `"?"`, `"?!"` by `loss` (mark_for), or None."""
+    best: str | None            # the engine's move where it differs, else None
+    """The engine's move where it differs from the move played, else None."""
     best_line: list             # in the notation
+    """The engine's line from the position before the move, written in the
+    notation asked for (empty when the move is the engine's)."""
     comment: str
+    """The sentence of commentary in the language asked for."""
 
 
 # -- searching -----------------------------------------------------------------
-def analyse_positions(jobs, engine_argv, protocol, limit, concurrency, options, progress):
-    """{(game, ply): Search} for every job (game, ply, fen, moves), shared among
-    `concurrency` engines."""
-    tasks, results, errors = queue.Queue(), {}, []
+def analyse_positions(jobs: Iterable[tuple[int, int, str | None, list[str]]],
+                      engine_argv: str | Sequence[str], protocol: str, limit: Limit,
+                      concurrency: int, options: dict[str, Any],
+                      progress: Callable[[], object]) -> dict[tuple[int, int], Search]:
+    """{(game, ply): Search} for every job `(game, ply, fen, moves)` (the
+    position after `moves` from `fen`, None for the initial one), shared
+    among `concurrency` engines started with `engine_argv` over `protocol`
+    (`"uci"`, `"ucci"`, `"xboard"`) and configured with `options`; each
+    position is searched within `limit`, and `progress()` is called after
+    each. The first engine error (EngineError, UnsupportedError, ...) is
+    raised once every engine has stopped."""
+    tasks: queue.Queue[tuple[int, int, str | None, list[str]]] = queue.Queue()
+    results: dict[tuple[int, int], Search] = {}
+    errors: list[Exception] = []
     for job in jobs:
         tasks.put(job)
 
@@ -129,13 +170,19 @@ def analyse_positions(jobs, engine_argv, protocol, limit, concurrency, options, 
     return results
 
 
-def _timeout(limit):
+def _timeout(limit: Limit) -> float | None:
     return None if limit.movetime is None else limit.movetime * 4 + 10
 
 
 # -- judging -------------------------------------------------------------------
-def annotate_game(record, searches, game, notation, lang):
-    """[MoveNote] for a record's moves from the searches of its positions."""
+def annotate_game(record: records.Record, searches: dict[tuple[int, int], Search], game: int,
+                  notation: str, lang: str) -> list[MoveNote]:
+    """[MoveNote] for a record's main-line moves, from the searches of its
+    positions: `searches[(game, ply)]` for ply 0 to the last move (and the
+    position after it unless the game ended there), as analyse_positions
+    gives them. `notation` writes the engine's lines (a name of
+    notation.NOTATIONS), `lang` the commentary (one of commentary.LANGS).
+    KeyError if a search is missing."""
     board = Board(record.fen) if record.fen else Board()
     notes = []
     for ply, move in enumerate(record.moves):
@@ -153,7 +200,7 @@ def annotate_game(record, searches, game, notation, lang):
             after_mover = ("cp", 0) if result == "1/2-1/2" else \
                 ("mate", 1 if (result == "1-0") == red else -1)
         else:
-            after_mover = _negate(after_search.score)
+            after_mover = _negate(after_search.score)   # type: ignore[union-attr]
             if after_mover[0] == "mate" and after_mover[1]:
                 mate = after_mover[1]
         after_red = after_mover if red else _negate(after_mover)
@@ -180,7 +227,7 @@ def annotate_game(record, searches, game, notation, lang):
     return notes
 
 
-def _line(board, pv, notation):
+def _line(board: Board, pv: list[str], notation: str) -> list[str]:
     """A principal variation in the notation, cut at its first illegal move."""
     scratch, out = board.copy(), []
     for move in pv:
@@ -201,14 +248,18 @@ SUMMARY = {
     "zh-Hans": "{side}（{name}）：平均每步损失{acpl:.0f}分，即期望得分的{percent:.1f}%；"
                "严重失误（??）{blunders}次，失误（?）{mistakes}次，缓着（?!）{inaccuracies}次",
 }
+"""A player's summary line per language (`str.format` fields: side, name,
+acpl, percent, blunders, mistakes, inaccuracies)."""
 BEST = {"en": "best ", "vi": "tốt nhất ", "zh-Hans": "最佳着法 "}
+"""The words before the engine's line in a move's comment, per language."""
 for _table in (SUMMARY, BEST):
     _table["zh-Hant"] = commentary.traditional(_table["zh-Hans"])
 
 
-def summary(record, notes, lang="en"):
-    """Per player: average centipawn loss, average expected-score loss, marks,
-    in `lang` (one of commentary.LANGS)."""
+def summary(record: records.Record, notes: list[MoveNote], lang: str = "en") -> list[str]:
+    """A line per player who moved (Red first): average centipawn loss,
+    average expected-score loss, the count of each mark, in `lang` (one of
+    commentary.LANGS; KeyError for another)."""
     lines = []
     for red in (True, False):
         mine = [n for n in notes if n.red == red]
@@ -225,9 +276,9 @@ def summary(record, notes, lang="en"):
     return lines
 
 
-def comments_for(notes, lang="en"):
+def comments_for(notes: list[MoveNote], lang: str = "en") -> list[str]:
     """Each move's comment: the score after it, the engine's line where it
-    differs, the commentary."""
+    differs (its first 6 moves), the commentary; one per note."""
     out = []
     for note in notes:
         parts = [commentary.score_text(note.score_after)]
@@ -238,8 +289,11 @@ def comments_for(notes, lang="en"):
     return out
 
 
-def format_annotated(record, notes, notation, lang):
-    """The annotated game as PGN: marks after the moves, comments, summary.
+def format_annotated(record: records.Record, notes: list[MoveNote], notation: str,
+                     lang: str) -> str:
+    """The annotated game as PGN text in `notation` (an `[Annotator
+    "tuong-annotate"]` tag, marks after the moves, comments, the summary
+    before the result), comments and summary in `lang`.
     The game's own comments, marks and variations stay: each main-line move
     gets its own comment then the annotation's, and its own mark where the
     engine gives none."""
@@ -256,8 +310,11 @@ def format_annotated(record, notes, notation, lang):
                               outro="; ".join(summary(record, notes, lang)))
 
 
-def plot_game(record, notes, path):
-    """The evaluation graph (Red's view, centipawns capped at +-1000) to a PNG."""
+def plot_game(record: records.Record, notes: list[MoveNote], path: str) -> None:
+    """Draw the evaluation graph (Red's view, centipawns capped at +-1000,
+    marked moves in colour) to the PNG file `path`. Needs matplotlib (the
+    `plot` extra): ImportError without it; OSError if the file cannot be
+    written."""
     import warnings
     import matplotlib
     matplotlib.use("Agg")
@@ -295,7 +352,7 @@ def plot_game(record, notes, path):
     plt.close(fig)
 
 
-def _cjk_font():
+def _cjk_font() -> bool:
     from matplotlib import font_manager
     return any("CJK" in f.name or f.name in ("WenQuanYi Zen Hei", "SimHei")
                for f in font_manager.fontManager.ttflist)
@@ -303,17 +360,19 @@ def _cjk_font():
 
 # -- the command -----------------------------------------------------------------
 class Progress:
-    """A progress bar on stderr (tqdm when installed, a plain counter else)."""
+    """A progress bar on stderr (tqdm when installed, a plain counter else)
+    for `total` steps; calling it counts one step (thread-safe)."""
 
-    def __init__(self, total):
+    def __init__(self, total: int) -> None:
         self.lock, self.done, self.total = threading.Lock(), 0, total
         try:
             from tqdm import tqdm
-            self.bar = tqdm(total=total, unit="pos", file=sys.stderr, disable=None)
+            self.bar: Any = tqdm(total=total, unit="pos", file=sys.stderr, disable=None)
+            """The tqdm bar, or None without tqdm."""
         except ImportError:
             self.bar = None
 
-    def __call__(self):
+    def __call__(self) -> None:
         with self.lock:
             self.done += 1
             if self.bar is not None:
@@ -323,14 +382,16 @@ class Progress:
                 print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} positions",
                       end="", file=sys.stderr)
 
-    def close(self):
+    def close(self) -> None:
+        """End the bar (a new line after a plain counter)."""
         if self.bar is not None:
             self.bar.close()
         elif sys.stderr.isatty():
             print(file=sys.stderr)
 
 
-def _jobs(game, record):
+def _jobs(game: int, record: records.Record
+          ) -> Iterator[tuple[int, int, str | None, list[str]]]:
     """(game, ply, fen, moves) for every position of a record that has a move
     to search (not the final one if the game ended there)."""
     board = Board(record.fen) if record.fen else Board()
@@ -341,12 +402,15 @@ def _jobs(game, record):
         yield game, len(record.moves), record.fen, list(record.moves)
 
 
-def _default_engine():
+def _default_engine() -> list[str]:
     return [sys.executable, "-m", "tuong.protocol"]
 
 
 @quiet_broken_pipe
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
+    """The `tuong-annotate` command line (`argv`: its arguments, default
+    sys.argv's); returns the exit status: 1 when a game could not be read,
+    2 when the engine failed."""
     parser = ArgumentParser(prog="tuong-annotate",
                             description="Annotate games with an engine's judgement "
                                         "and commentary.")

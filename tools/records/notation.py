@@ -52,6 +52,7 @@ from tuong.protocol.client import from_engine_move, to_engine_move
 from tuong.tools.records.placement import Placement
 
 NOTATIONS = ("coords", "ranks1", "iccs", "wxf", "chinese", "vietnamese")
+"""The notations' names, as `write`, `parse` and the records take them."""
 
 _KINDS = "KAEHRCP"                      # our piece letters (FEN: B for E, N for H)
 _FEN_KIND = {"K": "K", "A": "A", "B": "E", "E": "E", "N": "H", "H": "H",
@@ -474,7 +475,9 @@ class LineReader:
 
     def __init__(self, board: Board, notation: str) -> None:
         self.board = board
+        """The board the moves are played on (the caller's own, changed by `push`)."""
         self.notation = notation
+        """The notation the texts are read in (a name of NOTATIONS)."""
         self._placement: Placement | None = None
         self._key: tuple[int, int] | None = None     # the (ply, hash) _placement is of
         self._reads = _READS.setdefault(notation, {}) if notation in _READERS else None

@@ -19,18 +19,30 @@ from collections.abc import Iterator
 from typing import Any
 
 UNDO_DEPTH = 100                        # edits that undo_edit can take back
+"""How many edits (promote, delete) `GameTree.undo_edit` can take back."""
 
 
 @dataclasses.dataclass(eq=False)
 class Node:
-    """One move (None at the root: the start position) and what follows it."""
+    """One move (None at the root: the start position) and what follows it.
+    Made by `GameTree.add`, not by the caller."""
     move: str | None = None
+    """The move as a0-i9 text (`"h2e2"`); None at the root."""
     comment: str | None = None          # the game's comment after the move (root: before any)
+    """The game's comment after the move (at the root: before any move), or None."""
     mark: str | None = None             # "!", "?", "!?", "?!", "!!", "??" as the record has it
+    """The move's mark as the record has it: `"!"`, `"?"`, `"!?"`, `"?!"`,
+    `"!!"`, `"??"`, or None."""
     parent: Node | None = dataclasses.field(default=None, repr=False)
+    """The node before this move; None at the root."""
     children: list[Node] = dataclasses.field(default_factory=list, repr=False)
+    """The moves played after this one: the first continues the line, the
+    others are variations, in the order they were made."""
     id: int = 0
+    """The node's number in its tree (`GameTree.node(id)`); the root's is 0."""
     data: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
+    """Free room for what a program derives from the node (the position, the
+    move as written, scores); records leave it empty."""
 
     @property
     def ply(self) -> int:
@@ -87,15 +99,30 @@ class Node:
 
 class GameTree:
     """A start position, the tree of moves from it, and the undo history of
-    its edits. Nodes are found by `id` (stable while the tree lives)."""
+    its edits. Nodes are found by `id` (stable while the tree lives).
+    `start_fen` is the start position (None: the initial position).
+
+    ```python
+    tree = GameTree()
+    node, made = tree.add(tree.root, "h2e2")
+    tree.add_line(node, ["h9g7", "h0g2"])
+    tree.add(node, "b9c7")                      # a variation
+    print([n.move for n in tree.main_line()])   # ['h2e2', 'h9g7', 'h0g2']
+    ```
+    """
 
     def __init__(self, start_fen: str | None = None) -> None:
         self.start_fen = start_fen
+        """The start position's FEN, or None for the initial position."""
         self.root = Node()
+        """The start position: a node without a move."""
         self.nodes: dict[int, Node] = {0: self.root}
+        """Every node of the tree by its id."""
         self._next_id = 1
         self._edits: list[tuple[str, Node, int, Node]] = []
         self.version = 0                 # bumped by every change (structure or content)
+        """A count bumped by every change (a move added, a promote, a delete,
+        an undo): a program caching something of the tree compares it."""
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -105,13 +132,16 @@ class GameTree:
         return self.nodes[node_id]
 
     def main_line(self) -> list[Node]:
+        """The main line's nodes, from the first move (the root's first
+        children all the way down); empty without moves."""
         return self.root.line()
 
     def add(self, parent: Node, move: str, comment: str | None = None,
             mark: str | None = None) -> tuple[Node, bool]:
         """The child of `parent` for `move`, made if it is new (it then
         continues the line when `parent` has no child, else starts a
-        variation); (node, whether it was made)."""
+        variation); returns (node, whether it was made). The move is not
+        checked: legality is the caller's business."""
         for child in parent.children:
             if child.move == move:
                 return child, False
@@ -200,6 +230,7 @@ class GameTree:
 
     @property
     def can_undo_edit(self) -> bool:
+        """Whether there is an edit (promote, delete) that undo_edit can take back."""
         return bool(self._edits)
 
     def _remember(self, edit: tuple[str, Node, int, Node]) -> None:

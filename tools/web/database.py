@@ -14,11 +14,10 @@ library in the browser.
 """
 from __future__ import annotations
 
-import base64
-import binascii
 import os
 import sqlite3
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from tuong.engine.games import GAMES
 from tuong.tools import db, records
@@ -26,7 +25,7 @@ from tuong.tools.db import ecco, library
 from tuong.tools.records import notation as notations
 from tuong.tools.records.opening_names import opening_name
 from tuong.tools.web import hant
-from tuong.tools.web.game import (MAX_IMPORT, VARIANTS, Refused, record_game, text_field,
+from tuong.tools.web.game import (VARIANTS, Refused, file_bytes, record_game, text_field,
                                   tree_from_saved)
 
 MAX_ROWS = 200                   # games a search answers at once
@@ -115,6 +114,18 @@ class DatabaseMessages:
     `state`, `_chore`, `_set_game`, `_changed`, `_board`, `_keep_previous`,
     `notation`, `lang`, `cursor`, `variant`)."""
 
+    # What the Session supplies, as the type checker should see it.
+    variant: str
+    notation: str
+    lang: str
+    engine_side: str | None
+    emit: Callable[[dict], None]
+    if TYPE_CHECKING:
+        def _board(self, node: Any) -> Any: ...
+        def _keep_previous(self) -> None: ...
+        def _set_game(self, *args: Any, **kwargs: Any) -> None: ...
+        async def _chore(self, function: Any, *args: Any) -> Any: ...
+
     def _init_database(self, path: str | os.PathLike[str] | None) -> None:
         """`path`: the games database (None: the page has none)."""
         self.db_path = None if path is None else os.fspath(path)
@@ -191,7 +202,7 @@ class DatabaseMessages:
         self.emit(answer)
 
     def _search_of(self, message) -> db.Search:
-        fields = {}
+        fields: dict[str, Any] = {}
         for name in SEARCH_FIELDS:
             value = message.get(name)
             if value is not None:
@@ -205,7 +216,7 @@ class DatabaseMessages:
         position = message.get("position", False)
         if not isinstance(position, bool):
             raise Refused("position must be true or false")
-        where = None
+        where: tuple[str, list[str]] | None = None
         if position:
             if self.variant != "xiangqi":
                 raise Refused("a position search is for Xiangqi games")
@@ -292,13 +303,8 @@ class DatabaseMessages:
 
     async def on_db_import(self, message):
         """Every game of a file into the database (duplicates kept once)."""
-        data, name = message.get("data"), text_field(message.get("name", "games.pgn"), "name")
-        if not isinstance(data, str) or len(data) > MAX_IMPORT * 4 // 3 + 4:
-            raise Refused(f"data must be base64 of at most {MAX_IMPORT} bytes")
-        try:
-            raw = base64.b64decode(data, validate=True)
-        except (binascii.Error, ValueError):
-            raise Refused("data is not valid base64") from None
+        name = text_field(message.get("name", "games.pgn"), "name")
+        raw = file_bytes(message.get("data"))
         self._database()
         if self._importing:
             raise Refused("an import into the database is under way: wait for it to finish")

@@ -5,6 +5,8 @@ event loop: checking and describing every move of an imported or restored
 tree, rewriting the moves in another notation, reading the first game of
 a file, copying a tree for export.
 """
+import base64
+import binascii
 import dataclasses
 import string
 import sys
@@ -107,13 +109,22 @@ def _result_for(first_wins):
     return "1-0" if first_wins else "0-1"
 
 
-
 def text_field(value, name, limit=200):
     if not isinstance(value, str) or len(value) > limit:
         raise Refused(f"{name} must be a string of at most {limit} characters",
                       key="{name} must be a string of at most {n} characters",
                       params={"name": name, "n": limit})
     return value
+
+
+def file_bytes(data):
+    """The bytes of a file the page sent as base64 (at most MAX_IMPORT of them)."""
+    if not isinstance(data, str) or len(data) > MAX_IMPORT * 4 // 3 + 4:
+        raise Refused(f"data must be base64 of at most {MAX_IMPORT} bytes")
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise Refused("data is not valid base64") from None
 
 
 def _illegal_position(problem):

@@ -29,8 +29,6 @@ nodes changed since the last state it built. A page that reads slowly
 thus gets one state, not a queue of them.
 """
 import asyncio
-import base64
-import binascii
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -46,7 +44,8 @@ from tuong.tools.web.searching import Searches
 from tuong.tools.web.game import (
     HEADER_NAMES, LANGS, MAX_IMPORT, MAX_MOVES, MAX_NODES, MAX_TEXT, NOTATIONS, SIDE_NAMES,
     VARIANTS, Level, Refused, copy_tree, describe, describe_root, fill, first_game, grid_of,
-    manual_result, new_board, number, opening_book, text_field, texts, tree_from_saved)
+    file_bytes, manual_result, new_board, number, opening_book, text_field, texts,
+    tree_from_saved)
 
 DRAW_ACCEPT_CP = 30              # the engine takes a draw unless it is better by more
 HINT_LIMIT = Limit(movetime=0.5)
@@ -77,7 +76,8 @@ class Session(Clocks, Searches, DatabaseMessages):
         self.search_kind: str | None = None   # "move", "analysis" or "hint"
         self.tasks: set[asyncio.Task] = set()
         self.notation, self.lang, self.player = "wxf", "en", "Player"
-        self.engine_side, self.level = "b", Level()
+        self.engine_side: str | None = "b"
+        self.level = Level()
         self.analysing, self.multipv = False, 1
         self.thinking = self.hurry = self._go_now = False   # hurry: "move now" (on_go)
         self.lines: dict[str, tuple] = {}   # fen -> (pv, cp, mate, depth): known best lines
@@ -778,13 +778,7 @@ class Session(Clocks, Searches, DatabaseMessages):
         text, data = message.get("text"), message.get("data")
         name = text_field(message.get("name", "game.pgn"), "name")
         if data is not None:
-            if not isinstance(data, str) or len(data) > MAX_IMPORT * 4 // 3 + 4:
-                raise Refused(f"data must be base64 of at most {MAX_IMPORT} bytes")
-            try:
-                raw = base64.b64decode(data, validate=True)
-            except (binascii.Error, ValueError):
-                raise Refused("data is not valid base64") from None
-            job = (records.read_bytes, raw, name)
+            job = (records.read_bytes, file_bytes(data), name)
         elif isinstance(text, str) and len(text) <= MAX_IMPORT:
             stripped = text.strip()
             if not stripped:

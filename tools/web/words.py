@@ -193,15 +193,17 @@ CATALOG = {
         ("mở lại: không mở lại được ván cờ", "恢复：无法恢复对局"),
     # The games database (tools/web/database.py)
     "the games database cannot be opened":
-        ("không mở được cơ sở dữ liệu ván cờ", "无法打开棋谱数据库"),
+        ("không mở được cơ sở dữ liệu ván cờ", "无法打开对局数据库"),
     "{name} must be a whole number from {low} to {high}":
-        ("{name} phải là số nguyên từ {low} đến {high}", "{name} 必须是 {low} 到 {high} 之间的整数"),
+        ("{name} phải là số nguyên từ {low} đến {high}",
+         "{name} 必须是 {low} 到 {high} 之间的整数"),
     "result must be one of {results}":
         ("kết quả phải là một trong {results}", "结果必须是 {results} 之一"),
     "the search cannot be answered":
         ("không tìm được theo các điều kiện này", "无法按这些条件搜索"),
     "{name} must be a list of 1 to {n} game ids":
-        ("{name} phải là danh sách từ 1 đến {n} số hiệu ván", "{name} 必须是 1 到 {n} 个对局编号的列表"),
+        ("{name} phải là danh sách từ 1 đến {n} số hiệu ván",
+         "{name} 必须是 1 到 {n} 个对局编号的列表"),
     "no such game in the database":
         ("không có ván này trong cơ sở dữ liệu", "数据库中没有这局棋"),
     "an import into the database is under way: wait for it to finish":
@@ -218,6 +220,12 @@ CATALOG = {
         ("tìm theo thế cờ chỉ dành cho cờ tướng", "按局面搜索只适用于象棋"),
 }
 HANT_OVERRIDES = {
+    "the games database cannot be opened": "無法開啟對局資料庫",
+    "no such game in the database": "資料庫中沒有這局棋",
+    "no list of games to choose from: import the file again":
+        "沒有可選的對局列表：請重新匯入檔案",
+    "an import into the database is under way: wait for it to finish":
+        "正在匯入資料庫：請等它完成",
     "not a legal position: the generals face each other on an open file":
         "局面不合法：將帥在同一線上直接照面",
 }
@@ -230,7 +238,7 @@ _ZH_HANT_TABLE = str.maketrans({
     "达": "達", "变": "變", "条": "條", "认": "認", "输": "輸", "与": "與", "断": "斷",
     "议": "議", "错": "錯", "启": "啟", "释": "釋", "执": "執", "谱": "譜", "个": "個",
     "闭": "閉", "关": "關", "长": "長", "后": "後", "点": "點", "图": "圖", "于": "於",
-    "库": "庫",
+    "库": "庫", "盘": "盤", "编": "編", "择": "擇", "选": "選", "当": "當", "适": "適",
 })
 
 

@@ -265,9 +265,12 @@ function connect() {
       app.linkUsed = true;
       // The game of before goes to the library, not away (as when a game replaces it).
       if (kept && Array.isArray(kept.nodes) && kept.nodes.length) {
-        keepInLibrary({ id: Date.now(), title: t('The game before the link'),
-          date: new Date().toISOString().slice(0, 16).replace('T', ' '), saved: kept }, '');
+        const entry = { id: Date.now(), title: t('The game before the link'),
+          date: new Date().toISOString().slice(0, 16).replace('T', ' '), saved: kept };
+        // A game the database keeps in this tab's row stays there, not copied.
+        if (!(window.TuongDatabase && window.TuongDatabase.keepInRow(entry))) keepInLibrary(entry, '');
       }
+      if (window.TuongDatabase) window.TuongDatabase.detach();   // the linked game: a row of its own
       // The address no longer names the game: a reload brings back what was played since.
       history.replaceState(null, '', location.pathname);
     }
@@ -1757,7 +1760,7 @@ const dbLibrary = () => (window.TuongDatabase && window.TuongDatabase.hasLibrary
 function keepCurrent() {
   const st = app.state;
   if (!st) return;
-  if (dbLibrary()) { dbLibrary().keepCurrent(); return; }
+  if (dbLibrary() && dbLibrary().keepCurrent()) return;
   app.library = { id: Date.now(), title: gameTitle(st), date: new Date().toISOString().slice(0, 16).replace('T', ' '), saved: savedGame(st) };
   send({ type: 'export', annotations: false });
 }

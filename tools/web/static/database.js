@@ -34,6 +34,7 @@ const db = {
   queued: new Map(),                  // gen -> the save waiting for its row
   lastText: null,                     // the page's game last saved (moves, headers)
   fileGames: null,                    // the last `file_games`
+  ownGame: false,                     // the game restored was this tab's own
   migrating: new Set(),               // ids of the browser's library games on their way
 };
 
@@ -66,15 +67,20 @@ function onOpen() {
 // The game this tab kept (a reload brings back its own game, not another tab's).
 function keptGame() {
   const game = session('tuong.game');
-  return game && typeof game === 'object' ? game : null;
+  db.ownGame = Boolean(game && typeof game === 'object');
+  return db.ownGame ? game : null;
 }
 
+// The library is the database's unless the server says it cannot open it
+// (until it says, a game kept is sent to it: the answer tells where it went).
 function hasLibrary() {
-  return db.available === true;
+  return db.available !== false;
 }
 
+// The library's games but the one on the board (this tab writes it as it goes).
 function libraryGames() {
-  return db.games;
+  const mine = db.rowOf.has(db.gen) ? db.rowOf.get(db.gen) : null;
+  return db.games.filter((g) => g.id !== mine);
 }
 
 // Each state: the tab keeps its game, and the library row of it follows.
@@ -82,13 +88,24 @@ function onState(st, restoring) {
   if (restoring) return;
   const saved = api().savedGame(st);
   session('tuong.game', saved);
+  if (st.restored && !db.ownGame) {
+    // Another tab's last game (the browser's): in the library already; a copy
+    // is kept only once this tab changes it.
+    db.ownGame = true;
+    db.lastText = fingerprint(saved);
+    return;
+  }
   autosave(st, saved);
 }
 
-function autosave(st, saved, force = false) {
-  if (!hasLibrary() || !st || !saved || !saved.nodes.length) return;
+function fingerprint(saved) {
   const { cursor, play, clocks, ...rest } = saved;    // browsing alone writes nothing
-  const text = JSON.stringify(rest);
+  return JSON.stringify(rest);
+}
+
+function autosave(st, saved, force = false) {
+  if (db.available !== true || !st || !saved || !saved.nodes.length) return;
+  const text = fingerprint(saved);
   if (text === db.lastText && !force) return;
   db.lastText = text;
   saveRow(saved, api().gameTitle(st), db.gen);
@@ -108,9 +125,17 @@ function saveRow(saved, title, gen) {
 
 // Keep the game on the board: its row stays as it is now, and what the page
 // plays next goes to a row of its own.
+// False while the database has not answered: the browser keeps it then.
 function keepCurrent() {
+  if (db.available !== true) return false;
   const st = api().state();
   if (st) autosave(st, api().savedGame(st), true);
+  detach();
+  return true;
+}
+
+// What the page shows next is another game, for another row.
+function detach() {
   db.gen += 1;
   db.lastText = null;
   session('tuong.row', null);
@@ -211,6 +236,7 @@ const RECEIVERS = {
   },
   file_games(message) {
     db.fileGames = message;
+    db.drawnLang = null;
     renderFileGames();
     const box = $('#file-games');
     if (box && !box.hidden) box.scrollIntoView({ behavior: 'smooth', block: 'nearest' });
@@ -330,6 +356,11 @@ function renderResults() {
   }
   $('#db-prev').disabled = !found || found.offset <= 0;
   $('#db-next').disabled = !found || found.offset + games.length >= found.total;
+  renderSelection();
+}
+
+function renderSelection() {
+  const games = db.results ? db.results.games : [];
   $('#db-export').disabled = db.selected.size === 0;
   $('#db-all').checked = games.length > 0 && games.every((g) => db.selected.has(g.id));
 }
@@ -345,7 +376,7 @@ function onResultsClick(event) {
     const id = Number(pick.dataset.id);
     if (pick.checked) db.selected.add(id);
     else db.selected.delete(id);
-    renderResults();
+    renderSelection();
   }
 }
 
@@ -394,11 +425,14 @@ function render(st) {
   renderMasters(st);
   renderStatus();
   if (db.results && db.lang !== api().lang() && db.query) {
-    db.lang = api().lang();
+    db.lang = api().lang();                 // the ECCO names in the page's language
     send({ type: 'db_search', ...db.query, limit: PAGE, offset: db.results.offset });
   }
-  renderResults();
-  renderFileGames();
+  if (db.drawnLang !== api().lang()) {      // the lists' own words
+    db.drawnLang = api().lang();
+    renderResults();
+    renderFileGames();
+  }
 }
 
 function wire() {
@@ -424,12 +458,24 @@ function wire() {
     if (row && st && st.legal.includes(row.dataset.move)) api().sendMove(row.dataset.move);
   });
   // Another page may have kept games meanwhile.
-  window.addEventListener('focus', () => { if (hasLibrary()) send({ type: 'library_list' }); });
+  window.addEventListener('focus', () => { if (db.available) send({ type: 'library_list' }); });
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', wire);
 else wire();
 
-return { onOpen, keptGame, hasLibrary, libraryGames, onState, keepCurrent, keep, libraryClick,
-  receive, render, state: () => db };
+// A game kept aside that this tab's row already holds (the game before a
+// link): the row takes its last state and the title, and is left to it.
+// False when the tab has no row (the caller keeps the game as a new one).
+function keepInRow(entry) {
+  const row = session('tuong.row');
+  if (row === null) return false;
+  const ref = db.ref++;
+  db.refs.set(ref, { kind: 'keep', entry, pgn: '' });
+  send({ type: 'library_save', id: row, title: entry.title || '?', saved: entry.saved, ref });
+  return true;
+}
+
+return { onOpen, keptGame, keepInRow, hasLibrary, libraryGames, onState, keepCurrent, detach, keep,
+  libraryClick, receive, render, state: () => db };
 })();
