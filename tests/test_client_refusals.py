@@ -7,15 +7,14 @@ in every dialect it reads the engine's answer to the position before `go`
 PositionRefused, an EngineError, and the engine plays on from the next
 position. Real engines throughout: tuong in its three dialects,
 Fairy-Stockfish over UCI and xboard, maxqi over xboard."""
-import os
 import shlex
 import shutil
 import sys
 
 import pytest
 from conftest import HANG, ROOT, need, tuong_command
+from test_client import env, legal_after
 
-from tuong.engine.board import Board
 from tuong.protocol import client
 from tuong.protocol.client import EngineError, Limit, PositionRefused, open_engine
 
@@ -31,18 +30,6 @@ BAD_MOVES = [(None, ["h2h3", "zz"]),          # malformed
 DIALECTS = ["uci", "ucci", "xboard"]
 
 
-def env():
-    e = dict(os.environ)
-    e["PYTHONPATH"] = str(ROOT) + os.pathsep + e.get("PYTHONPATH", "")
-    return e
-
-
-def legal_after(position, move):
-    fen, moves = position
-    board = Board(fen)
-    for m in moves:
-        board.push(m)
-    return move in board.legal_moves()
 
 
 class Transcript(list):

@@ -37,11 +37,11 @@ from tuong.tools import records  # noqa: E402
 WAIT = HANG * 3
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    games = tmp_path_factory.mktemp("web") / "games.sqlite"      # the library, not the home's
+def serve(db_path):
+    """tuong-web on a free port with the games database `db_path`: yields its
+    address, then stops it (the body of the server fixtures)."""
     process = subprocess.Popen([sys.executable, "-m", "tuong.tools.web", "--no-browser",
-                                "--port", "0", "--db", str(games)],
+                                "--port", "0", "--db", str(db_path)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     match = re.search(r"http://[\d.]+:\d+/", line)
@@ -49,6 +49,12 @@ def server(tmp_path_factory):
     yield match.group(0)
     process.terminate()
     process.wait(HANG)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    # the library in a database of the test's, not the home's
+    yield from serve(tmp_path_factory.mktemp("web") / "games.sqlite")
 
 
 @pytest.fixture

@@ -6,14 +6,11 @@ the library outlives a cleared browser and the browser's old library moves
 into the database; the tab speaks Chinese. With TUONG_SCREENSHOTS=DIR it
 saves pictures of the tab and the explorer in English and traditional
 Chinese there."""
-import re
-import subprocess
-import sys
 
 import pytest
 
-from conftest import DATA, HANG
-from test_web_browser import (By, Select, click_move, confirm, open_browser, play,  # noqa: F401
+from conftest import DATA
+from test_web_browser import (By, Select, click_move, confirm, open_browser, play, serve,  # noqa: F401
                               screenshot, set_mode, state, text, until)
 
 from tuong.tools import db, records  # noqa: E402
@@ -34,15 +31,7 @@ def db_path(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(db_path):
-    process = subprocess.Popen([sys.executable, "-m", "tuong.tools.web", "--no-browser",
-                                "--port", "0", "--db", str(db_path)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    match = re.search(r"http://[\d.]+:\d+/", line)
-    assert match, line + process.stderr.read()
-    yield match.group(0)
-    process.terminate()
-    process.wait(HANG)
+    yield from serve(db_path)
 
 
 @pytest.fixture
