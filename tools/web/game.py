@@ -36,6 +36,9 @@ HEADER_NAMES = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "O
 SIDE_NAMES = {"xiangqi": ("Red", "Black"), "tictactoe": ("X", "O"),
               "dodgem": ("White", "Black"), "queens": ("First player", "Second player")}
 MANUAL_ENDS = ("resignation", "time forfeit", "agreement", "illegal move")
+# Emitted as a marker: the sender builds the state (tools/web/session.py's doc,
+# "What goes out"); the Session and its parts send it, the server tests for it.
+STATE = {"type": "state"}
 # The rules a game ends by: mate, stalemate, the repetition rulings and the
 # no-capture rule, as the referee applies them; never a cap on its length (the
 # referee's 300 plies adjudicate a match, they are not a rule of Xiangqi).
