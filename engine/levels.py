@@ -109,11 +109,18 @@ def elo_for_skill(skill: int) -> Optional[int]:
     return MIN_ELO + round(skill * (MAX_ELO - MIN_ELO) / (MAX_SKILL - 1))
 
 
+def score_cp(score: Optional[int], mate: Optional[int]) -> int:
+    """A search's score (`score` centipawns, or a mate in `mate` moves,
+    negative when being mated) as centipawns, a mate as a score beyond every
+    evaluation: MATE_SCORE less its distance."""
+    if mate is not None:
+        return MATE_SCORE - abs(mate) if mate > 0 else -MATE_SCORE + abs(mate)
+    return score or 0
+
+
 def line_score(info: SearchInfo) -> int:
     """A line's score in centipawns, a mate as a score beyond every evaluation."""
-    if info.mate is not None:
-        return MATE_SCORE - abs(info.mate) if info.mate > 0 else -MATE_SCORE + abs(info.mate)
-    return info.score or 0
+    return score_cp(info.score, info.mate)
 
 
 class Lines:

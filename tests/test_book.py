@@ -236,7 +236,7 @@ def test_final_lines_take_the_deepest_complete_iteration_and_skip_bounds():
              Info(depth=6, multipv=1, cp=20, pv=["b0c2"]),
              Info(depth=6, multipv=2, mate=-3, pv=["a0a1"]),
              Info(depth=7, multipv=1, cp=99, pv=["g3g4"])]            # stopped half way
-    assert builder.final_lines(infos) == [("b0c2", 20), ("a0a1", -builder.MATE_CP + 3)]
+    assert builder.final_lines(infos) == [("b0c2", 20), ("a0a1", -builder.BOOK_MATE_CP + 3)]
     assert builder.final_lines([]) == []
 
 

@@ -414,6 +414,22 @@ def test_plays_from_two_threads_take_turns(tuong_available):
     assert all(legal_after(position, move) for position, move in answers), answers
 
 
+def test_tuong_not_on_path_is_the_running_interpreters(tuong_available, monkeypatch):
+    """open_engine("tuong") from a virtual environment that is not activated
+    (its bin/ not on PATH) starts `python -m tuong.protocol` of this
+    interpreter; any other command is run as given."""
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert shutil.which("tuong") is None
+    for command in ("tuong", ["tuong"]):
+        with open_engine(command) as engine:
+            assert engine.argv == [sys.executable, "-m", "tuong.protocol"]
+            assert engine.name == "tuong" and engine.id["name"].lower().startswith("tuong")
+            result = engine.play((None, []), Limit(depth=2))
+            assert legal_after((None, []), result.move), result
+    with pytest.raises(EngineTerminated, match="cannot start"):
+        open_engine("tuong --no-such-option-is-needed-here", startup_timeout=5)
+
+
 @pytest.mark.parametrize("proto", ["uci", "ucci", "xboard"])
 def test_tuong(tuong_available, proto):
     with open_engine(tuong_command(), proto, env=env(), cwd=ROOT) as engine:

@@ -68,6 +68,22 @@ def test_the_format_tag_decides():
     assert games == [] and "not an ICCS move" in problems[0].message
 
 
+def test_an_unknown_notation_is_a_value_error_naming_the_choices():
+    """A name outside NOTATIONS (the wrong case, as a [Format] tag writes it)
+    is a ValueError that lists them, from format_pgn as from notation.write."""
+    from typing import get_args
+
+    from tuong.tools.records import notation
+    assert NOTATIONS == get_args(notation.Notation)
+    (game,), _ = _read("1. C2=5 H8+7 *\n")
+    for write in (lambda: records.format_pgn(game, "WXF"),         # type: ignore[arg-type]
+                  lambda: notation.write(notation.board_at(), "h2e2", "WXF")):  # type: ignore
+        with pytest.raises(ValueError, match="unknown notation 'WXF': one of ") as raised:
+            write()
+        assert all(name in str(raised.value) for name in NOTATIONS)
+        assert str(raised.value).endswith(", ".join(NOTATIONS))
+
+
 def test_a_bad_game_is_named_and_the_others_are_read():
     text = ('[Event "one"]\n\n1. C2=5 H8+7 *\n\n'
             '[Event "two"]\n[White "Lan"]\n[Black "Minh"]\n\n1. C2=5 H8+7 2. H2+3 H2+4 *\n\n'

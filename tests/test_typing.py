@@ -79,21 +79,30 @@ def test_the_whole_house_type_checks(mypy_tree):
 
 
 def test_wrong_use_is_reported(mypy_tree, tmp_path):
-    """The check can fail: a wrong use of the API is an error, at its line."""
+    """The check can fail: a wrong use of the API is an error, at its line.
+    Notations and protocols are Literal types: a name in the wrong case
+    ("WXF", "UCI"), which fails at run time, fails the check first."""
     wrong = tmp_path / "wrong_use.py"
     wrong.write_text("from tuong.engine.board import Board\n"
                      "from tuong.protocol.book import Book\n"
                      "from tuong.protocol.client import Limit, open_engine\n"
+                     "from tuong.tools.records import Record, format_pgn, notation\n"
                      "Board().push(3)\n"                       # a move is text
                      "Board().fen() + 1\n"                     # a FEN is a str
                      "Book.open('x').probe(Board())\n"         # probe takes a FEN
                      "with open_engine('tuong') as engine:\n"  # the types reach `with`:
                      "    engine.play(Board().fen(), Limit())\n"   # a position is (fen, moves)
-                     "open_engine('tuong', 'uci', timeout=3)\n")   # no such keyword
+                     "open_engine('tuong', 'uci', timeout=3)\n"    # no such keyword
+                     "notation.write(Board(), 'h2e2', 'WXF')\n"    # notations are lowercase
+                     "format_pgn(Record({}, [], []), 'WXF')\n"
+                     "notation.write(Board(), 'h2e2', 'wxf')\n"    # (the right names pass)
+                     "format_pgn(Record({}, [], []), 'chinese')\n"
+                     "open_engine('tuong', 'UCI')\n"               # so are protocols
+                     "open_engine('tuong', 'xboard')\n")
     done = run_mypy([wrong], *mypy_tree)
     assert done.returncode == 1, done.stdout + done.stderr
     assert re.findall(r"wrong_use\.py:(\d+): error", done.stdout) == \
-        ["4", "5", "6", "8", "9"], done.stdout
+        ["5", "6", "7", "9", "10", "11", "12", "15"], done.stdout
 
 
 def test_stubs_match_the_compiled_modules(mypy_tree):

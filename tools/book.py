@@ -48,7 +48,8 @@ from tuong.tools.cli import (ArgumentParser, check_input, check_output, default_
 
 # Red's points for each result (2 a win, 1 a draw); Black's are 2 minus them.
 RED_POINTS = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}
-MATE_CP = 20_000            # a mate in N as 20000 - N centipawns (fits the file's int16)
+# A mate in N as a book line's score: BOOK_MATE_CP - N centipawns (fits the file's int16).
+BOOK_MATE_CP = 20_000
 
 
 class BuildError(Exception):
@@ -96,9 +97,9 @@ class GameTally:
 
 # -- from analysis -----------------------------------------------------------------
 def score_cp(info):
-    """An Info's score as centipawns (a mate as MATE_CP less its distance)."""
+    """An Info's score as centipawns (a mate as BOOK_MATE_CP less its distance)."""
     if info.mate is not None:
-        return MATE_CP - info.mate if info.mate > 0 else -MATE_CP - info.mate
+        return BOOK_MATE_CP - info.mate if info.mate > 0 else -BOOK_MATE_CP - info.mate
     return info.cp
 
 

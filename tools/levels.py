@@ -65,8 +65,9 @@ class Judge:
         self.after = {}
 
     def _score(self, board, depth):
+        from tuong.engine.levels import score_cp
         result = self.searcher.search(board, depth=depth)
-        return score_of(result.score, result.mate)
+        return score_cp(result.score, result.mate)
 
     def loss(self, fen, move):
         """How many cp `move` loses against the best move of `fen` (0 or more)."""
@@ -83,14 +84,6 @@ class Judge:
             else:
                 self.after[fen, move] = -self._score(board, self.depth - 1)
         return max(0, self.best[fen] - self.after[fen, move])
-
-
-def score_of(cp, mate):
-    """A search's score as centipawns, a mate as the engine scores it."""
-    from tuong.engine.levels import MATE_SCORE
-    if mate is not None:
-        return MATE_SCORE - abs(mate) if mate > 0 else -MATE_SCORE + abs(mate)
-    return cp or 0
 
 
 def choose_move(fen, level, rng, searcher, board=None):

@@ -84,7 +84,8 @@ from tuong.protocol.client.analysis import Analysis
 from tuong.protocol.client.common import (
     QUIT_GRACE, SEARCH_TIMEOUT, START_FEN, STARTUP_TIMEOUT, STOP_GRACE, SYNC_TIMEOUT, EngineError,
     EngineProtocolError, EngineTerminated, EngineTimeout, Info, Limit, PlayResult, Position,
-    PositionRefused, UnsupportedError, engine_fen, from_engine_move, red_to_move, to_engine_move)
+    PositionRefused, Protocol, UnsupportedError, engine_fen, from_engine_move, red_to_move,
+    to_engine_move)
 from tuong.protocol.client.engine import Engine, close_all
 from tuong.protocol.client.ucci import UcciEngine
 from tuong.protocol.client.uci import UciEngine
@@ -92,8 +93,8 @@ from tuong.protocol.client.xboard import XboardEngine
 
 __all__ = [
     "Analysis", "Engine", "EngineError", "EngineProtocolError", "EngineTerminated",
-    "EngineTimeout", "Info", "Limit", "PlayResult", "Position", "PositionRefused", "QUIT_GRACE",
-    "SEARCH_TIMEOUT",
+    "EngineTimeout", "Info", "Limit", "PlayResult", "Position", "PositionRefused", "Protocol",
+    "QUIT_GRACE", "SEARCH_TIMEOUT",
     "START_FEN", "STARTUP_TIMEOUT", "STOP_GRACE", "SYNC_TIMEOUT", "UcciEngine", "UciEngine",
     "UnsupportedError", "XboardEngine", "close_all", "engine_fen", "from_engine_move",
     "open_engine", "red_to_move", "to_engine_move",
@@ -101,7 +102,7 @@ __all__ = [
 
 
 def open_engine(command: Union[str, Sequence[str]],
-                protocol: Literal["uci", "ucci", "xboard"] = "uci", *,
+                protocol: Protocol = "uci", *,
                 name: Optional[str] = None,
                 notation: Literal["auto", "ranks0", "ranks1"] = "auto",
                 env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None,
@@ -112,7 +113,13 @@ def open_engine(command: Union[str, Sequence[str]],
     (split with shlex, so it may carry arguments) or a list. `name` labels
     it in errors and the transcript (default: the program's name);
     `notation` how it writes ranks (auto: found out); `env`, `cwd` and
-    `stderr` go to the process; `log` gets every line sent and read."""
+    `stderr` go to the process; `log` gets every line sent and read.
+
+    The command `"tuong"` (or `["tuong"]`) alone, when no `tuong` is on
+    PATH (a virtual environment that is not activated), starts the tuong of
+    the running interpreter: `[sys.executable, "-m", "tuong.protocol"]`.
+    `protocol` is one of `"uci"`, `"ucci"`, `"xboard"` (ValueError for
+    another)."""
     classes = {"uci": UciEngine, "ucci": UcciEngine, "xboard": XboardEngine}
     if protocol not in classes:
         raise ValueError(f"unknown protocol {protocol!r}: use uci, ucci or xboard")

@@ -3,10 +3,13 @@ the parsed output, the errors, the deadlines, and moves and positions as
 each engine writes them."""
 import re
 from dataclasses import dataclass, field, replace
-from typing import List, Optional, Tuple
+from typing import List, Literal, Optional, Tuple
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 """The initial position's FEN, as every engine here reads it."""
+Protocol = Literal["uci", "ucci", "xboard"]
+"""The dialect an engine speaks, as `open_engine` takes it: a type checker
+rejects any other text (`"UCI"`), which raises ValueError at run time."""
 Position = Tuple[Optional[str], List[str]]
 """A position as the client sends it: `(start FEN, moves)`. The FEN is None
 for the initial position; the moves (a0-i9 text, `"h2e2"`) are played from it."""

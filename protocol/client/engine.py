@@ -5,17 +5,20 @@ import contextlib
 import os
 import queue
 import shlex
+import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
-from typing import IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+from typing import (
+    IO, Any, Callable, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union)
 
 from tuong.protocol.client.analysis import Analysis
 from tuong.protocol.client.common import (
     _GAME_MOVE, QUIT_GRACE, SEARCH_TIMEOUT, STARTUP_TIMEOUT, WAKE, EngineError, EngineProtocolError,
-    EngineTerminated, EngineTimeout, Limit, PlayResult, Position, PositionRefused,
+    EngineTerminated, EngineTimeout, Limit, PlayResult, Position, PositionRefused, Protocol,
     UnsupportedError, engine_fen, from_engine_move, red_to_move)
 
 _LIVE: "weakref.WeakSet[Engine]" = weakref.WeakSet()   # every started engine, for close_all()
@@ -29,6 +32,15 @@ def close_all() -> None:
 
 
 atexit.register(close_all)
+
+
+def _tuong_command(argv: List[str]) -> List[str]:
+    """`argv` itself, except `["tuong"]` when no `tuong` is on PATH (a virtual
+    environment that is not activated): then the tuong of the running
+    interpreter, `[sys.executable, "-m", "tuong.protocol"]`."""
+    if argv == ["tuong"] and shutil.which("tuong") is None:
+        return [sys.executable, "-m", "tuong.protocol"]
+    return argv
 
 
 class Engine:
@@ -49,8 +61,8 @@ class Engine:
         print(engine.name, engine.id.get("name"), sorted(engine.options))
     ```
     """
-    protocol = ""
-    """The dialect: `"uci"`, `"ucci"` or `"xboard"`."""
+    protocol: ClassVar[Protocol]
+    """The dialect: `"uci"`, `"ucci"` or `"xboard"` (each subclass its own)."""
     variant = "xiangqi"                     # UCI_Variant, as last configured
     """The game, as `UCI_Variant` was last configured (`"xiangqi"` unless changed)."""
 
@@ -61,13 +73,14 @@ class Engine:
                  stderr: Union[int, IO[bytes], None] = subprocess.DEVNULL) -> None:
         if notation not in ("auto", "ranks0", "ranks1"):
             raise ValueError(f"unknown notation {notation!r}: use ranks0, ranks1 or auto")
-        self.argv: List[str] = \
-            shlex.split(command) if isinstance(command, str) else list(command)
-        """The command line the engine was started with, as a list."""
-        self.name: str = name or os.path.basename(self.argv[0])
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.name: str = name or os.path.basename(argv[0])
         """The label of the engine in errors and the transcript: the `name`
         given to open_engine, else the program's file name (`"tuong"`). The
         name the engine gives itself is `id["name"]`."""
+        self.argv: List[str] = _tuong_command(argv)
+        """The command line the engine was started with, as a list
+        (`[sys.executable, "-m", "tuong.protocol"]` for a `"tuong"` not on PATH)."""
         self.notation: str = notation
         """How the engine writes ranks: `"ranks0"` (0-9) or `"ranks1"`
         (1-10), found out after the handshake when `"auto"` was asked."""

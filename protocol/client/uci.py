@@ -1,7 +1,8 @@
 """The UCI dialect of the engine client."""
 import time
+from typing import ClassVar
 
-from tuong.protocol.client.common import (SYNC_TIMEOUT, Info, PlayResult, _int, _ms,
+from tuong.protocol.client.common import (SYNC_TIMEOUT, Info, PlayResult, Protocol, _int, _ms,
                                           _value_text, engine_fen, from_engine_move,
                                           to_engine_move)
 from tuong.protocol.client.engine import Engine
@@ -18,7 +19,7 @@ class UciEngine(Engine):
     """An engine speaking UCI (Fairy-Stockfish, Pikafish, tuong): `uci`,
     `setoption name N value V`, `position`, `go`. Sets `UCI_Variant` to
     xiangqi when the engine has it. Arguments and errors as Engine's."""
-    protocol = "uci"
+    protocol: ClassVar[Protocol] = "uci"
     """`"uci"`."""
     hello, ok = "uci", "uciok"
 

@@ -71,7 +71,7 @@ def best_move(board: GameBoard, depth: int) -> str | None:
     return result.best
 
 
-def in_notation(board: Board, style: str = "wxf") -> dict[str, str]:
+def in_notation(board: Board, style: notation.Notation = "wxf") -> dict[str, str]:
     return notation.write_all(board, style)
 
 

@@ -204,8 +204,7 @@ def bench_datagen(args):
                 if proc.returncode != 0:
                     sys.stderr.write(proc.stdout[-2000:] + proc.stderr[-2000:])
                     return 1
-                from tuong.tools.training import dataset
-                positions = dataset.count(out)
+                positions = _count_positions(out)
                 rate = 3600 * positions / elapsed / args.workers
                 rates[mode].append(rate)
                 print(f"{mode:8} {positions:,} positions in {elapsed:6.1f} s: "
@@ -214,6 +213,16 @@ def bench_datagen(args):
     print(f"median positions an hour per worker: --concurrency {args.workers} {local:,.0f}, "
           f"--cluster {cluster} {remote:,.0f} ({100 * (remote / local - 1):+.1f}%)")
     return 0
+
+
+def _count_positions(path):
+    """The positions tuong-datagen wrote to `path`, counted by training's
+    own reader in a child process, as the run itself was: the match sits
+    below training (training's tools run matches) and imports none of it."""
+    code = "import sys; from tuong.tools.training import dataset; print(dataset.count(sys.argv[1]))"
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    return int(proc.stdout)
 
 
 def _game(text):

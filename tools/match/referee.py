@@ -37,8 +37,11 @@ from tuong.protocol.client import (EngineProtocolError, EngineTerminated, Engine
 RED, BLACK = "w", "b"
 SIDE_NAME = {RED: "Red", BLACK: "Black"}
 """A side's name by its FEN letter: `{"w": "Red", "b": "Black"}`."""
-MATE_CP = 100_000          # a mate score, for adjudication thresholds
-"""A mate as centipawns (100,000), for the adjudication thresholds."""
+MATE_CP = 100_000          # a mate, past every threshold a score is compared with
+"""A mate as centipawns (100,000): past every threshold a decision compares
+an engine's score with (the adjudication's, a draw offer's). Not a score
+to average or store: the annotation's MATE_LOSS_CP, the book's BOOK_MATE_CP
+and the training positions' COMMENT_MATE_CP are those."""
 
 
 @dataclass

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from tuong.engine.board import Board
 from tuong.tools.cli import ArgumentParser, check_output, plural
 from tuong.tools.records import notation as notations
+from tuong.tools.records.notation import NOTATIONS, Notation
 from tuong.tools.records.encoding import decode as decode   # its home was here
 from tuong.tools.records.encoding import read as read_encoded
 from tuong.tools.records.movetext import MARKS as MARKS
@@ -35,11 +36,12 @@ from tuong.tools.records.pgn import _escape, _wrap, first_move_number
 from tuong.tools.records.tree import GameTree, Node
 
 # The [Format] tag's value for each notation, and the values read as one.
-FORMAT_NAMES = {"coords": "Coords", "ranks1": "Coords1-10", "iccs": "ICCS", "wxf": "WXF",
-                "chinese": "Chinese", "vietnamese": "Vietnamese"}
+FORMAT_NAMES: dict[Notation, str] = {
+    "coords": "Coords", "ranks1": "Coords1-10", "iccs": "ICCS", "wxf": "WXF",
+    "chinese": "Chinese", "vietnamese": "Vietnamese"}
 """The `[Format]` tag's value written for each notation (`"wxf"` -> `"WXF"`);
 read back case-insensitively, with `uci`, `ucci`, `chn`, `cn` and `vn` too."""
-_FORMAT_INPUT = {value.lower(): key for key, value in FORMAT_NAMES.items()}
+_FORMAT_INPUT: dict[str, Notation] = {value.lower(): key for key, value in FORMAT_NAMES.items()}
 _FORMAT_INPUT.update({"uci": "coords", "ucci": "coords", "chn": "chinese", "cn": "chinese",
                       "vn": "vietnamese"})
 # The tags written first when a record lacks them (its own stay where they are): PGN's
@@ -152,7 +154,7 @@ def _replay_on(board, texts, notation):
     return moves, None
 
 
-def read_pgn(text: str, source: str = "<pgn>", notation: str | None = None,
+def read_pgn(text: str, source: str = "<pgn>", notation: Notation | None = None,
              limit: int | None = None) -> tuple[list[Record], list[Problem]]:
     """([Record], [Problem]) from PGN text. A variation that does not read
     is left out of its game's tree, with a Problem (game_kept) saying so.
@@ -289,7 +291,7 @@ def looks_like_fen_lines(text: str) -> bool:
     return found
 
 
-def read_text(text: str, source: str = "<text>", notation: str | None = None,
+def read_text(text: str, source: str = "<text>", notation: Notation | None = None,
               limit: int | None = None) -> tuple[list[Record], list[Problem]]:
     """([Record], [Problem]) of pasted text: positions (one FEN or EPD a
     line, see looks_like_fen_lines) or PGN."""
@@ -317,7 +319,7 @@ def read_fen_lines(text: str, source: str = "<fen>") -> tuple[list[Record], list
 
 
 def read_file(path: str | os.PathLike[str],
-              notation: str | None = None) -> tuple[list[Record], list[Problem]]:
+              notation: Notation | None = None) -> tuple[list[Record], list[Problem]]:
     """([Record], [Problem]) of a PGN, XQF or FEN/EPD file."""
     source = os.path.basename(str(path))
     try:
@@ -333,7 +335,7 @@ def count_games(text: str) -> int:
     return len(_games(text))
 
 
-def read_bytes(data: bytes, source: str = "<file>", notation: str | None = None,
+def read_bytes(data: bytes, source: str = "<file>", notation: Notation | None = None,
                limit: int | None = None) -> tuple[list[Record], list[Problem]]:
     """([Record], [Problem]) of a file's bytes: XQF (by its signature or a
     .xqf name), FEN/EPD (by a .fen/.epd name), else PGN."""
@@ -379,14 +381,21 @@ def _comment(text):
     return "{" + text.replace("}", ")") + "}"
 
 
-def format_pgn(record: Record, notation: str = "wxf", comments: Sequence[str | None] | None = None,
+def format_pgn(record: Record, notation: Notation = "wxf",
+               comments: Sequence[str | None] | None = None,
                marks: Sequence[str | None] | None = None, outro: str | None = None) -> str:
     """A record as PGN text in a notation (ends with a blank line).
     `comments` overrides the record's comments (one per move, or None);
     `marks` puts "??", "?", "?!" (or None) after the moves; `outro` is a
     comment before the result. With a record.tree, that is the game
     written, variations and all (its main line's comments and marks, or
-    the overrides, which concern only the main line)."""
+    the overrides, which concern only the main line).
+
+    Raises ValueError for a `notation` that is not one of `NOTATIONS`
+    (`"unknown notation 'WXF': one of coords, ranks1, ..."`), and for a move
+    of the record that is not legal where it is played."""
+    if notation not in FORMAT_NAMES:
+        raise ValueError(f"unknown notation {notation!r}: one of {', '.join(NOTATIONS)}")
     lines = [f'[{key} "{_escape(_LINE_ENDS.sub(" ", value))}"]'
              for key, value in _tags_written(record, notation)]
     if record.tree is not None:
@@ -412,7 +421,7 @@ def format_pgn(record: Record, notation: str = "wxf", comments: Sequence[str | N
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n\n"
 
 
-def _tags_written(record: Record, notation: str) -> list[tuple[str, str]]:
+def _tags_written(record: Record, notation: Notation) -> list[tuple[str, str]]:
     """The tags of a record as written: every tag it has, in its order, with
     [White] as [Red] (once, where the first of them stood), the result and the
     notation its own; [Game "Chinese Chess"] first and the roster's tags
@@ -443,7 +452,7 @@ def _tags_written(record: Record, notation: str) -> list[tuple[str, str]]:
     return written
 
 
-def _movetext(tree: GameTree, fen: str | None, notation: str,
+def _movetext(tree: GameTree, fen: str | None, notation: Notation,
               comments: Sequence[str | None] | None,
               marks: Sequence[str | None] | None) -> list[str]:
     """The PGN tokens of a tree's moves: each move, then its alternatives in

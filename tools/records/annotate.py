@@ -35,6 +35,7 @@ from typing import Any
 from tuong.engine.board import Board
 from tuong.protocol.client import Limit, open_engine
 from tuong.tools.records import commentary, notation as notations
+from tuong.tools.records.notation import Notation
 from tuong.tools import records
 from tuong.tools.cli import ArgumentParser, check_output, integer, plural, quiet_broken_pipe, real
 
@@ -44,8 +45,10 @@ SCALE = 588                     # centipawns; tuong-train's fitted K (docs/guide
 MARKS = (("??", 0.15), ("?", 0.10), ("?!", 0.05))
 """(mark, least expected-score loss) from the worst: a blunder `??` loses
 0.15 of a point or more, a mistake `?` 0.10, an inaccuracy `?!` 0.05."""
-MATE_CP = 10_000                # a mate counted as this many centipawns in average losses
-"""A mate counted as 10,000 centipawns in the average losses."""
+MATE_LOSS_CP = 10_000           # a mate counted as this many centipawns in average losses
+"""A mate (or a finished game) counted as 10,000 centipawns when a move's
+loss is reckoned for the average losses (then capped at CP_CAP): a score,
+not the match referee's threshold-passing MATE_CP."""
 CP_CAP = 1_000                  # a single move's centipawn loss counts at most this
 """The most centipawns one move's loss counts (1,000), and the graph's bound."""
 
@@ -61,13 +64,13 @@ def expected(score: tuple[str, Any]) -> float:
 
 
 def centipawns(score: tuple[str, Any]) -> int:
-    """A score as centipawns: `("cp", n)` is n, `("mate", n)` is +-MATE_CP
-    by its sign, `("end", result)` (a finished game, Red's view) MATE_CP for
-    `"1-0"`, -MATE_CP for `"0-1"`, else 0."""
+    """A score as centipawns: `("cp", n)` is n, `("mate", n)` is +-MATE_LOSS_CP
+    by its sign, `("end", result)` (a finished game, Red's view) MATE_LOSS_CP
+    for `"1-0"`, -MATE_LOSS_CP for `"0-1"`, else 0."""
     kind, value = score
     if kind == "end":                   # a finished game: its result, Red's view
-        return {"1-0": MATE_CP, "0-1": -MATE_CP}.get(value, 0)
-    return (MATE_CP if value > 0 else -MATE_CP) if kind == "mate" else value
+        return {"1-0": MATE_LOSS_CP, "0-1": -MATE_LOSS_CP}.get(value, 0)
+    return (MATE_LOSS_CP if value > 0 else -MATE_LOSS_CP) if kind == "mate" else value
 
 
 def mark_for(loss: float) -> str | None:
@@ -176,7 +179,7 @@ def _timeout(limit: Limit) -> float | None:
 
 # -- judging -------------------------------------------------------------------
 def annotate_game(record: records.Record, searches: dict[tuple[int, int], Search], game: int,
-                  notation: str, lang: str) -> list[MoveNote]:
+                  notation: Notation, lang: str) -> list[MoveNote]:
     """[MoveNote] for a record's main-line moves, from the searches of its
     positions: `searches[(game, ply)]` for ply 0 to the last move (and the
     position after it unless the game ended there), as analyse_positions
@@ -227,7 +230,7 @@ def annotate_game(record: records.Record, searches: dict[tuple[int, int], Search
     return notes
 
 
-def _line(board: Board, pv: list[str], notation: str) -> list[str]:
+def _line(board: Board, pv: list[str], notation: Notation) -> list[str]:
     """A principal variation in the notation, cut at its first illegal move."""
     scratch, out = board.copy(), []
     for move in pv:
@@ -289,7 +292,7 @@ def comments_for(notes: list[MoveNote], lang: str = "en") -> list[str]:
     return out
 
 
-def format_annotated(record: records.Record, notes: list[MoveNote], notation: str,
+def format_annotated(record: records.Record, notes: list[MoveNote], notation: Notation,
                      lang: str) -> str:
     """The annotated game as PGN text in `notation` (an `[Annotator
     "tuong-annotate"]` tag, marks after the moves, comments, the summary

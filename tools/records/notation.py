@@ -45,14 +45,19 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
+from typing import Literal, cast, get_args
 
 from tuong.engine.board import Board
 from tuong.engine.rows import xiangqi_squares
 from tuong.protocol.client import from_engine_move, to_engine_move
 from tuong.tools.records.placement import Placement
 
-NOTATIONS = ("coords", "ranks1", "iccs", "wxf", "chinese", "vietnamese")
-"""The notations' names, as `write`, `parse` and the records take them."""
+Notation = Literal["coords", "ranks1", "iccs", "wxf", "chinese", "vietnamese"]
+"""A notation's name, as `write`, `parse` and the records take it: a type
+checker rejects any other text (`"WXF"`), which raises ValueError at run time."""
+NOTATIONS: tuple[Notation, ...] = get_args(Notation)
+"""The notations' names, as `write`, `parse` and the records take them
+(the values of `Notation`)."""
 
 _KINDS = "KAEHRCP"                      # our piece letters (FEN: B for E, N for H)
 _FEN_KIND = {"K": "K", "A": "A", "B": "E", "E": "E", "N": "H", "H": "H",
@@ -325,14 +330,14 @@ def board_at(fen: str | None = None) -> Board:
     return board.copy()
 
 
-def write(board: Board | str, move: str, notation: str = "wxf") -> str:
+def write(board: Board | str, move: str, notation: Notation = "wxf") -> str:
     """The legal move `move` (a0-i9) of `board` (a Board or FEN) in a notation."""
     board = _board(board)
     _legal(board, move, move)
     return _writer(board, notation)(move)
 
 
-def write_all(board: Board | str, notation: str = "wxf") -> dict[str, str]:
+def write_all(board: Board | str, notation: Notation = "wxf") -> dict[str, str]:
     """{move: text} for every legal move of `board`."""
     board = _board(board)
     spell = _writer(board, notation)
@@ -357,7 +362,7 @@ def _writer(board, notation):
     raise ValueError(f"unknown notation {notation!r}: one of {', '.join(NOTATIONS)}")
 
 
-def write_line(fen: str | None, moves: Iterable[str], notation: str = "wxf") -> list[str]:
+def write_line(fen: str | None, moves: Iterable[str], notation: Notation = "wxf") -> list[str]:
     """A line of moves from a position, each in the notation."""
     board, out = (Board(fen) if fen else Board()), []
     for move in moves:
@@ -372,7 +377,7 @@ _COORDS = re.compile(r"[a-i]\d[a-i]\d")
 _ICCS = re.compile(r"([A-Ia-i]\d)-?([A-Ia-i]\d)")
 
 
-def parse(board: Board | str, text: str, notation: str) -> str:
+def parse(board: Board | str, text: str, notation: Notation) -> str:
     """The legal move (a0-i9) that `text` names in the notation; ValueError
     saying why when it names none (malformed, illegal or ambiguous)."""
     return _parse(_board(board), text, notation, None)
@@ -473,10 +478,10 @@ class LineReader:
     the reading looks at is kept up to date from move to move rather than
     read again from the board."""
 
-    def __init__(self, board: Board, notation: str) -> None:
+    def __init__(self, board: Board, notation: Notation) -> None:
         self.board = board
         """The board the moves are played on (the caller's own, changed by `push`)."""
-        self.notation = notation
+        self.notation: Notation = notation
         """The notation the texts are read in (a name of NOTATIONS)."""
         self._placement: Placement | None = None
         self._key: tuple[int, int] | None = None     # the (ply, hash) _placement is of
@@ -546,7 +551,7 @@ def _legal(board, move, text):
     return move
 
 
-def parse_line(fen: str | None, texts: Iterable[str], notation: str) -> list[str]:
+def parse_line(fen: str | None, texts: Iterable[str], notation: Notation) -> list[str]:
     """Moves (a0-i9) from texts read one after another from a position."""
     reader = LineReader(Board(fen) if fen else Board(), notation)
     return [reader.push(text) for text in texts]
@@ -568,7 +573,7 @@ def looks_like_move(text: str) -> bool:
 _RANKS1 = re.compile(r"[a-i](10|[1-9])[a-i](10|[1-9])")
 
 
-def detect(texts: Iterable[str]) -> str | None:
+def detect(texts: Iterable[str]) -> Notation | None:
     """The notation a sequence of move texts is written in, or None: the one
     most of them have the shape of (a mistyped move does not hide it)."""
     texts = [t.strip() for t in texts if t.strip()]
@@ -589,7 +594,7 @@ def detect(texts: Iterable[str]) -> str | None:
             break
     count, _, found = max(counts)
     if found != "letters" and count:
-        return found
+        return cast(Notation, found)
     if count:                            # WXF or Vietnamese: by the texts of their shape
         texts = [t for t in texts if shapes[-1][1](t)]
     joined = "".join(texts)

@@ -9,12 +9,65 @@ ended both in `[Termination]` and in a final comment before the result.
 import datetime
 import os
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol, Sequence
 
 from tuong.protocol.client import START_FEN
 
-if TYPE_CHECKING:
-    from tuong.tools.match.referee import Game
+
+class PlayedMove(Protocol):
+    """What format_game reads of a game's move (the match referee's
+    MoveRecord is one): the move, whether it came from a book, and what the
+    engine said of it. Records sit below the match, so the referee's types
+    are described here, not imported."""
+
+    @property
+    def move(self) -> str: ...          # a0-i9 text
+
+    @property
+    def book(self) -> bool: ...
+
+    @property
+    def cp(self) -> int | None: ...     # the mover's score, centipawns
+
+    @property
+    def mate(self) -> int | None: ...   # the mover's mate in moves (negative: being mated)
+
+    @property
+    def depth(self) -> int | None: ...
+
+    @property
+    def time(self) -> float: ...        # seconds
+
+
+class PlayedGame(Protocol):
+    """What format_game reads of a finished game (the match referee's Game
+    is one): the players, the start, the moves, each side's clock and how
+    the game ended."""
+
+    @property
+    def red(self) -> str: ...
+
+    @property
+    def black(self) -> str: ...
+
+    @property
+    def fen(self) -> str | None: ...    # None: the initial position
+
+    @property
+    def moves(self) -> Sequence[PlayedMove]: ...
+
+    @property
+    def result(self) -> str: ...
+
+    @property
+    def termination(self) -> str: ...
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def time_controls(self) -> tuple[str, str]: ...    # Red's, Black's
+
 
 _MOVE = re.compile(r"[a-i]\d[a-i]\d")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -48,9 +101,10 @@ def first_move_number(fen: str | None) -> int:
         fields[5].isdigit() and int(fields[5]) >= 1 else 1
 
 
-def format_game(game: "Game", round_: int | str = 1, event: str = "tuong-match", site: str = "?",
-                date: datetime.date | None = None) -> str:
-    """A finished referee.Game as PGN text (ending with a blank line)."""
+def format_game(game: PlayedGame, round_: int | str = 1, event: str = "tuong-match",
+                site: str = "?", date: datetime.date | None = None) -> str:
+    """A finished game (a match referee's Game) as PGN text, ending with a
+    blank line."""
     date = date or datetime.date.today()
     tags: list[tuple[str, str | None]] = [
         ("Event", event), ("Site", site), ("Date", date.strftime("%Y.%m.%d")),

@@ -32,18 +32,20 @@ RESULT_FOR_RED = {"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}
 # How a game may end for its result to count; the last two were not played out.
 PLAYED_OUT = {"checkmate", "stalemate", "repetition", "perpetual check", "perpetual chase"}
 CUT_SHORT = {"adjudication", "move limit"}
-MATE_CP = 10000
+# A mate read from a move's comment (`{+M5/12 ...}`), as the position's
+# training score in centipawns (the positions file holds an int16).
+COMMENT_MATE_CP = 10000
 _SCORE = re.compile(r"^([+-])(?:M(\d+)|(\d+(?:\.\d+)?))(?:/\d+)?(?:\s|$)")
 
 
 def comment_score(comment):
     """The mover's score in centipawns from a `{+0.35/12 0.250s}` comment
-    (mates +-MATE_CP), or None."""
+    (mates +-COMMENT_MATE_CP), or None."""
     m = _SCORE.match(comment or "")
     if not m:
         return None
     sign = -1 if m.group(1) == "-" else 1
-    return sign * (MATE_CP if m.group(2) else round(float(m.group(3)) * 100))
+    return sign * (COMMENT_MATE_CP if m.group(2) else round(float(m.group(3)) * 100))
 
 
 def open_text(path, mode):

@@ -23,6 +23,7 @@ from tuong.engine.games import GAMES
 from tuong.tools import db, records
 from tuong.tools.db import ecco, library
 from tuong.tools.records import notation as notations
+from tuong.tools.records.notation import Notation
 from tuong.tools.records.opening_names import opening_name
 from tuong.tools.web import hant
 from tuong.tools.web.game import (VARIANTS, Refused, file_bytes, record_game, text_field,
@@ -116,7 +117,7 @@ class DatabaseMessages:
 
     # What the Session supplies, as the type checker should see it.
     variant: str
-    notation: str
+    notation: Notation
     lang: str
     engine_side: str | None
     emit: Callable[[dict], None]

@@ -7,6 +7,7 @@ engine's move, a hint and the judging of a draw offer are searches
 (tools/web/searching.py); the clocks are tools/web/clock.py's.
 """
 from tuong.protocol.client import Limit
+from tuong.tools.match.referee import MATE_CP
 from tuong.tools.web.game import MAX_MOVES, SIDE_NAMES, Level, Refused, number
 
 DRAW_ACCEPT_CP = 30              # the engine takes a draw unless it is better by more
@@ -225,7 +226,7 @@ class Playing:
             if known is None:
                 raise Refused("the engine could not judge the offer")
         _, cp, mate, _ = known            # the user's view (the user is to move)
-        engine_cp = -(cp if cp is not None else (100_000 if mate > 0 else -100_000))
+        engine_cp = -(cp if cp is not None else (MATE_CP if mate > 0 else -MATE_CP))
         if engine_cp > DRAW_ACCEPT_CP:
             self._notice("{engine} declines the draw", engine=self.engine_name)
             return
