@@ -30,7 +30,6 @@
 Machines here are noisy, so every figure is reported as a ratio against
 Fairy-Stockfish run moments earlier on the same machine.
 """
-import re
 import shutil
 import statistics
 import subprocess
@@ -40,6 +39,7 @@ import time
 from tuong.engine import evalfile, weights
 from tuong.engine.board import START_FEN, Board
 from tuong.engine.search import Searcher
+from tuong.tools.bench_fsf import Fairy, check_fairy, fairy_perft
 from tuong.tools.cli import ArgumentParser, integer, real
 
 # The book's plain alpha-beta from the start position (evaluated nodes).
@@ -70,29 +70,6 @@ def fairy_or_say(path=None):
     return found
 
 
-def fairy_perft(binary, depth, fen=START_FEN):
-    """Seconds Fairy-Stockfish takes for `go perft depth`, and its count."""
-    proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        proc.stdin.write("setoption name UCI_Variant value xiangqi\n"
-                         f"position fen {fen}\nisready\n")
-        proc.stdin.flush()
-        for line in proc.stdout:
-            if line.strip() == "readyok":
-                break
-        start = time.perf_counter()
-        proc.stdin.write(f"go perft {depth}\n")
-        proc.stdin.flush()
-        for line in proc.stdout:
-            match = re.match(r"Nodes searched:\s*(\d+)", line)
-            if match:
-                return time.perf_counter() - start, int(match.group(1))
-        raise RuntimeError("Fairy-Stockfish ended without a perft count")
-    finally:
-        proc.kill()
-        proc.wait()
-
-
 def bench_perft(args):
     board = Board()
     runs = []
@@ -117,61 +94,6 @@ def bench_perft(args):
         return 1
     print(f"ratio (fairy-stockfish time / tuong time): {theirs / ours:.1f}x")
     return 0
-
-
-class Fairy:
-    """Just enough UCI to time Fairy-Stockfish's search."""
-
-    def __init__(self, binary, hash_mb):
-        self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        self.send("uci\nsetoption name UCI_Variant value xiangqi\n"
-                  f"setoption name Hash value {hash_mb}")
-        self.sync()
-
-    def send(self, text):
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def sync(self):
-        self.send("isready")
-        for line in self.proc.stdout:
-            if line.strip() == "readyok":
-                return
-
-    def infos(self, fen, limit):
-        """The fields of each `info ... nodes` line of `go <limit>` on fen, as
-        dicts of the numeric fields (and 'bound' when the line has one)."""
-        self.send(f"ucinewgame\nposition fen {fen}")
-        self.sync()
-        self.send(f"go {limit}")
-        for line in self.proc.stdout:
-            if line.startswith("info") and " nodes " in line:
-                fields = line.split()
-                info = {key: int(fields[fields.index(key) + 1])
-                        for key in ("depth", "nodes", "nps", "time", "mate", "multipv")
-                        if key in fields}
-                info["bound"] = "lowerbound" in fields or "upperbound" in fields
-                yield info
-            if line.startswith("bestmove"):
-                return
-        raise RuntimeError("Fairy-Stockfish ended during a search")
-
-    def go(self, fen, limit):
-        """Last info fields (depth, nodes, nps, time, mate) of `go <limit>`."""
-        last = {}
-        for info in self.infos(fen, limit):
-            last = info
-        return last
-
-    def depth_nodes(self, fen, depth):
-        """{depth: nodes} at the end of each iteration of `go depth`."""
-        return {info["depth"]: info["nodes"] for info in self.infos(fen, f"depth {depth}")
-                if not info["bound"] and info.get("multipv", 1) == 1}
-
-    def close(self):
-        self.proc.kill()
-        self.proc.wait()
 
 
 def data_lines(name):
@@ -513,21 +435,6 @@ def bench_latency(args):
             [fairy], ["setoption name UCI_Variant value xiangqi"], args.rounds))
         print(f"ratio of median stop times (tuong / fairy-stockfish): {ours / theirs:.1f}x")
     return 0
-
-
-def check_fairy(parser, path):
-    """Fail unless an explicit --fairy is a program that answers UCI (one
-    that is not would leave a benchmark waiting for its answer forever)."""
-    binary = shutil.which(path)
-    if not binary:
-        parser.error(f"--fairy {path}: not an executable program")
-    try:
-        answer = subprocess.run([binary], input="uci\nquit\n", capture_output=True, text=True,
-                                timeout=10).stdout
-    except (OSError, subprocess.TimeoutExpired) as e:
-        parser.error(f"--fairy {path}: {e}")
-    if "uciok" not in answer:
-        parser.error(f"--fairy {path}: does not answer uci with uciok")
 
 
 def main(argv=None):

@@ -35,11 +35,12 @@ file: their direction tells two of them apart.
 Parsing finds the legal move whose description matches the text; a text that
 names the piece by its file where the canonical form names it by its place
 is accepted when only one legal move fits it. It goes the quick way first
-(_direct: the pieces the text may name, found on the board's placement,
-tools/records/placement.py, each giving at most one move), and describes
-every legal move only when that way finds no single legal move, which gives
-the same answers (tests/test_notation_fast.py). LineReader reads a game's
-moves one after another, its placement kept up to date move by move.
+(_direct, tools/records/quickread.py: the pieces the text may name, found
+on the board's placement, tools/records/placement.py, each giving at most
+one move), and describes every legal move only when that way finds no
+single legal move, which gives the same answers (tests/test_notation_fast.py).
+LineReader reads a game's moves one after another, its placement kept up to
+date move by move.
 """
 import functools
 import re
@@ -51,6 +52,7 @@ from tuong.engine.board import Board
 from tuong.engine.rows import xiangqi_squares
 from tuong.protocol.client import from_engine_move, to_engine_move
 from tuong.tools.records.placement import Placement
+from tuong.tools.records.quickread import _direct, _label_index
 
 Notation = Literal["coords", "ranks1", "iccs", "wxf", "chinese", "vietnamese"]
 """A notation's name, as `write`, `parse` and the records take it: a type
@@ -177,17 +179,6 @@ _CN_LABEL_INPUT = {"前": ("front",), "后": ("rear",), "後": ("rear",), "中":
 _VN_LETTER = {"K": "Tg", "A": "S", "E": "T", "H": "M", "R": "X", "C": "P"}
 _VN_DIRECTION = {"+": ".", "-": "/", "=": "-"}
 _VN_LABELS = {2: "ts", 3: "tgs"}
-
-
-def _label_index(label, count):
-    """A front/middle/rear word (or a 1-5 index) -> index from the front."""
-    if label == "front":
-        return 1
-    if label == "rear":
-        return count
-    if label == "middle":
-        return 2 if count == 3 else None
-    return label
 
 
 def _write_wxf(desc):
@@ -427,49 +418,6 @@ def _parse(board: Board, text: str, notation: str, placement: Placement | None,
         return found[0]
     raise ValueError(f"{'ambiguous' if found else 'no legal move is'} {text!r} "
                      f"({notation}) in {board.fen()}")
-
-
-def _direct(board: Board, placement: Placement, read: tuple, check: bool = True) -> str | None:
-    """The move a read description names, found from where the pieces stand:
-    each piece it may name (the pieces of its kind on its file, or the one
-    at its place on each file that has several) gives at most one move of
-    that direction and distance; the answer when exactly one is legal,
-    else None (the caller then takes the long way, which explains).
-
-    Exactly the long way's answer: its first choice (the canonical
-    descriptions that match) is among these candidates, and so is its
-    second (the file form, or the tandem form, every piece of the kind
-    named by its file or its place), which is these candidates exactly; a
-    single candidate is therefore its only answer.
-
-    Unless `check`, a piece alone on its file gives its move unchecked:
-    the caller plays it, which checks it, and takes the long way if it is
-    refused."""
-    kind, place, direction, amount = read
-    if place[0] == "file":
-        ranks = placement.on_file(kind, place[1])
-        if len(ranks) == 1:              # most moves: a piece alone on its file
-            move = placement.move(kind, place[1], ranks[0], direction, amount)
-            return move if move is not None and (not check or board.is_legal(move)) else None
-        named = [(place[1], rank) for rank in ranks]
-    else:
-        _, label, _, file = place
-        files = placement.crowded(kind) if file is None else \
-            {file: placement.on_file(kind, file)}
-        named = []
-        for file, ranks in files.items():
-            count = len(ranks)
-            index = _label_index(label, count) if count > 1 else None
-            if index is not None and 1 <= index <= count:
-                named.append((file, ranks[index - 1]))
-    found = None
-    for file, rank in named:
-        move = placement.move(kind, file, rank, direction, amount)
-        if move is not None and board.is_legal(move):
-            if found is not None:
-                return None              # several: the long way says which is meant, or why not
-            found = move
-    return found
 
 
 class LineReader:
