@@ -16,13 +16,14 @@ from tuong.engine.game cimport GameBoard, generate_moves, MAX_MOVES
 from tuong.engine.xiangqi cimport XIANGQI_OPS
 from tuong.engine.nnue cimport nn_evaluate, nn_accumulator_matches
 from tuong.engine.repetition cimport (
-    Verdict, find_cycle, judge, chase_pairs, RULES_ASIAN, RULES_CHECK_ONLY, VERDICT_DRAW,
-    VERDICT_PERPETUAL_CHECK, VERDICT_PERPETUAL_CHASE,
+    Verdict as CycleVerdict, find_cycle, judge, chase_pairs, RULES_ASIAN, RULES_CHECK_ONLY,
+    VERDICT_DRAW, VERDICT_PERPETUAL_CHECK, VERDICT_PERPETUAL_CHASE,
 )
 from tuong.engine.evaluate cimport (
     evaluate as evaluate_position, trace_into, ensure_loaded, MAX_TRACE_FEATURES,
 )
 from tuong.engine.see cimport see_ge
+from tuong.engine.outcome import NO_CAPTURE_PLIES, Outcome, Verdict
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
@@ -31,7 +32,7 @@ _PIECES = {"K": (KING, 0, 1), "A": (ADVISOR, 1, 2), "B": (ELEPHANT, 3, 2),
            "E": (ELEPHANT, 3, 2), "N": (HORSE, 5, 2), "H": (HORSE, 5, 2),
            "R": (ROOK, 7, 2), "C": (CANNON, 9, 2), "P": (PAWN, 11, 5)}
 _LETTER = "KABNRCP"
-MAX_FULLMOVE = 1_000_000       # the largest FEN move number taken as given
+MAX_FULLMOVE = 1_000_000       # the largest FEN move number (or halfmove clock) taken as given
 _NAMES = {KING: "king", ADVISOR: "advisor", ELEPHANT: "elephant", HORSE: "horse",
           ROOK: "rook", CANNON: "cannon", PAWN: "pawn"}
 _ELEPHANT_POINTS = {(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
@@ -42,6 +43,18 @@ PIECE_VALUES = {_LETTER[kind]: PIECE_VALUE[kind] for kind in range(7)}
 
 def square_name(int sq):
     return "abcdefghi"[file_of(sq)] + str(rank_of(sq))
+
+
+def _fen_count(fields, int index, int missing, int smallest):
+    """The FEN's count in field `index` (4: the halfmove clock, 5: the move
+    number); `missing` where there is none, or where it is not a plain
+    number from `smallest` to MAX_FULLMOVE (beyond any game, and too big
+    for the C int that keeps it)."""
+    number = fields[index] if len(fields) > index else ""
+    if number.isascii() and number.isdigit() and len(number) <= 7 \
+            and smallest <= int(number) <= MAX_FULLMOVE:
+        return int(number)
+    return missing
 
 
 def parse_square(str text):
@@ -107,16 +120,17 @@ cdef class Board(GameBoard):
             self.pos.ply = 0
             self.moves = []
             fields = fen.split()
-            number = fields[5] if len(fields) > 5 else "1"
-            # A move number that is not a plain one (or beyond any game, too
-            # big for the C int that keeps it) counts as 1, as a missing one.
-            self.first_fullmove = int(number) if number.isascii() and number.isdigit() \
-                and len(number) <= 7 and 0 < int(number) <= MAX_FULLMOVE else 1
+            # A count that is not a plain number (or beyond any game) counts
+            # as a missing one: clock 0, move 1.
+            self.first_halfmove = _fen_count(fields, 4, 0, 0)
+            self.first_fullmove = _fen_count(fields, 5, 1, 1)
             self.started_black = self.pos.side == BLACK
         finally:
             free(p)
 
     def fen(self):
+        """The position as a FEN, as Pikafish writes it: placement, side,
+        `- -`, the halfmove clock and the move number."""
         cdef Position* p = self.pos
         rows = []
         for r in range(9, -1, -1):
@@ -132,16 +146,33 @@ cdef class Board(GameBoard):
                 letter = _LETTER[KIND_OF[cell] % 7]
                 row += letter if cell & RED_TAG else letter.lower()
             rows.append(row + (str(gap) if gap else ""))
-        fullmove = self.first_fullmove + (p.ply + self.started_black) // 2
-        return "/".join(rows) + (" w" if p.side == RED else " b") + f" - - 0 {fullmove}"
+        return "/".join(rows) + (" w" if p.side == RED else " b") + \
+            f" - - {self.halfmove_clock} {self.fullmove_number}"
 
-    def rescore(self):
+    @property
+    def halfmove_clock(self):
+        """Plies since the last capture (Pikafish's meaning of the FEN's
+        fifth field): the FEN's clock plus the moves pushed while no move
+        of this board has captured; what the no-capture draw counts. The
+        search and the position's key do not depend on it."""
+        cdef int j
+        for j in range(self.pos.ply - 1, -1, -1):
+            if self.pos.history[j].captured:
+                return self.pos.ply - 1 - j
+        return self.first_halfmove + self.pos.ply
+
+    @property
+    def fullmove_number(self):
+        """The FEN's move number now: the start's, plus one after each Black move."""
+        return self.first_fullmove + (self.pos.ply + self.started_black) // 2
+
+    def _rescore(self):
         """Recompute the incremental material + piece-square score from the
         tables in force: after engine.evaluate.load_weights() for a board that
         existed before it."""
         self.pos.score = compute_score(self.pos)
 
-    def check_room(self):
+    def _check_room(self):
         if self.pos.ply >= MAX_HISTORY - 256:
             raise ValueError("game too long: the history is full")
 
@@ -165,7 +196,7 @@ cdef class Board(GameBoard):
         before (since the last capture) with the same side to move: None if
         it has not; 0 a draw; 1 the side to move wins (the other side
         checked or chased perpetually); -1 it loses."""
-        cdef Verdict verdict
+        cdef CycleVerdict verdict
         cdef int cycle = find_cycle(self.pos, self.pos.ply + 1)
         if cycle == 0:
             return None
@@ -190,25 +221,58 @@ cdef class Board(GameBoard):
     def repetition_verdict(self):
         """How the game ends if this position is the third occurrence of a
         position (since the last capture, same side to move), judged on the
-        moves since its first: None if it is not; else a dict with result
-        ('1-0', '0-1', '1/2-1/2'), rule ('repetition', 'perpetual check',
-        'perpetual chase') and a sentence saying why."""
-        cdef Verdict verdict
+        moves since its first: None if it is not; else a Verdict
+        (engine/outcome.py) with its result ('1-0', '0-1', '1/2-1/2'), rule
+        ('repetition', 'perpetual check', 'perpetual chase') and a sentence
+        saying why."""
+        cdef CycleVerdict verdict
         cdef int cycle = find_cycle(self.pos, 0)
         if cycle == 0:
             return None
         judge(self.pos, cycle, &verdict)
         if verdict.loser < 0:
-            return {"result": "1/2-1/2", "rule": "repetition", "reason": "Draw by repetition"}
-        loser = "Red" if verdict.loser == RED else "Black"
-        result = "0-1" if verdict.loser == RED else "1-0"
+            return Verdict.draw()
+        loser = "w" if verdict.loser == RED else "b"
         if verdict.rule == VERDICT_PERPETUAL_CHECK:
-            return {"result": result, "rule": "perpetual check",
-                    "reason": f"{loser} loses by perpetual check"}
-        return {"result": result, "rule": "perpetual chase",
-                "reason": f"{loser} loses by perpetual chase: the "
-                          f"{_piece_name(self.pos, verdict.attacker)} chased the "
-                          f"{_piece_name(self.pos, verdict.victim)}"}
+            return Verdict.loss(loser, "perpetual check")
+        return Verdict.loss(loser, "perpetual chase",
+                            (_piece_name(self.pos, verdict.attacker),
+                             _piece_name(self.pos, verdict.victim)))
+
+    def outcome(self, no_capture_plies=NO_CAPTURE_PLIES, max_plies=None):
+        """How the game has ended here, or None while it goes on: an
+        Outcome (engine/outcome.py) with the result ('1-0', '0-1',
+        '1/2-1/2'), the termination and a sentence saying why. The rules,
+        in the match referee's order (tools/match/referee.py judges every
+        position with this method):
+
+        1. the side to move has no legal move: it loses ('checkmate' when
+           in check, else 'stalemate', a loss too in Xiangqi);
+        2. the third occurrence of a position: repetition_verdict()
+           ('perpetual check', 'perpetual chase' or 'repetition', under
+           the board's `rules`);
+        3. 'move limit': a draw once `max_plies` moves have been played on
+           this board (None: no cap; a match's cap, not a rule of Xiangqi),
+           or after `no_capture_plies` plies without a capture (the
+           halfmove_clock; None: no such draw).
+
+        Xiangqi has no draw by insufficient material: a side that cannot
+        mate plays on to the move limit or a repetition."""
+        if self.is_game_over():
+            return Outcome.no_move(self.turn, self.in_check())
+        verdict = self.repetition_verdict()
+        if verdict is not None:
+            return Outcome.of_verdict(verdict)
+        if max_plies is not None and self.ply >= max_plies:
+            return Outcome.ply_limit(max_plies)
+        if no_capture_plies is not None and self.halfmove_clock >= no_capture_plies:
+            return Outcome.no_capture(no_capture_plies)
+        return None
+
+    def is_capture(self, move):
+        """Whether the legal move `move` (text: 'h2e2') takes a piece;
+        ValueError if it is malformed or illegal here."""
+        return self.pos.board[move_to(self.code_of(move))] != EMPTY
 
     def gives_check(self, int index=-1):
         """Whether the move at move_stack[index] gave check."""
@@ -226,7 +290,7 @@ cdef class Board(GameBoard):
         """Keys of the positions before each move, oldest first."""
         return [self.pos.history[i].key for i in range(self.pos.ply)]
 
-    def computed_hash(self):
+    def _computed_hash(self):
         """The key computed from scratch (tests compare it to .hash)."""
         return compute_key(self.pos)
 
@@ -242,6 +306,7 @@ cdef class Board(GameBoard):
     def copy(self):
         cdef Board other = GameBoard.copy(self)
         other.first_fullmove = self.first_fullmove
+        other.first_halfmove = self.first_halfmove
         other.started_black = self.started_black
         return other
 
@@ -280,7 +345,7 @@ def evaluate_hand_crafted(Board board):
     return evaluate_position(board.pos)
 
 
-def network_check(Board board):
+def _network_check(Board board):
     """(accumulators equal, incremental score, refreshed score): whether the
     network's accumulators that make/unmake kept equal ones computed afresh,
     and the scores from each (tests: they must agree after any moves)."""
@@ -320,8 +385,8 @@ def eval_features(Board board):
 MAX_FEATURES_PER_POSITION = MAX_TRACE_FEATURES
 
 
-def trace_fens(fens, int[::1] indices, double[::1] values, long long[::1] row_start,
-               double[::1] residuals):
+def _trace_fens(fens, int[::1] indices, double[::1] values, long long[::1] row_start,
+                double[::1] residuals):
     """eval_features() of many positions at once, as a CSR sparse matrix in
     caller-owned buffers (any writable buffer: array.array, numpy): row i's
     features are indices/values[row_start[i]:row_start[i + 1]]. Needs
@@ -335,13 +400,13 @@ def trace_fens(fens, int[::1] indices, double[::1] values, long long[::1] row_st
         raise MemoryError()
     if row_start.shape[0] < n + 1 or residuals.shape[0] < n:
         free(p)
-        raise ValueError("trace_fens: row_start needs len(fens) + 1 entries, residuals len(fens)")
+        raise ValueError("_trace_fens: row_start needs len(fens) + 1 entries, residuals len(fens)")
     try:
         row_start[0] = 0
         for i in range(n):
             if indices.shape[0] - used < MAX_TRACE_FEATURES or \
                     values.shape[0] - used < MAX_TRACE_FEATURES:
-                raise ValueError(f"trace_fens: no room for position {i}")
+                raise ValueError(f"_trace_fens: no room for position {i}")
             try:
                 _parse_fen(p, fens[i])
             except ValueError as err:

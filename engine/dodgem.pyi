@@ -20,7 +20,7 @@ class DodgemBoard(GameBoard):
         """Replace the position (and clear the history) from a FEN."""
     def fen(self) -> str:
         """The position as a FEN ('B2/B2/1WW b')."""
-    def check_room(self) -> None:
+    def _check_room(self) -> None:
         """Raise ValueError if the history cannot take another move."""
     @property
     def turn(self) -> str:

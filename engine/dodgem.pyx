@@ -281,7 +281,7 @@ cdef class DodgemBoard(GameBoard):
         rows = [[(None, "B", "W")[d.cell[cell_of(f, r)]] for f in range(3)] for r in (2, 1, 0)]
         return f"{format_rows(rows)} {'b' if d.side == BLACK else 'w'}"
 
-    def check_room(self):
+    def _check_room(self):
         if self.d().ply >= MAX_HISTORY - 256:
             raise ValueError("game too long: the history is full")
 

@@ -26,7 +26,8 @@
 #
 # Three rooms: this module generates and verifies tables (the Table class
 # and the rules of moves in a table's own position format); egtblayout.pyx
-# names endgames, indexes positions and folds the values for the files;
+# names endgames, indexes positions (its .pxd: the table's board, the
+# pieces' steps on it) and folds the values for the files;
 # egtbprobe.pyx is the search's probe of the tables installed.
 #
 # Threads: generation splits every pass over the table between workers that
@@ -38,7 +39,8 @@ from libc.string cimport memset
 from tuong.engine.position cimport KING, ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN
 from tuong.engine.egtblayout cimport (
     Spec, Pos, MAXP, DRAW, INVALID, encode, decode, flipped_square, init_spec, fold, unfold,
-    folded_size)
+    folded_size, H_JUMP_F, H_JUMP_R, H_LEG_F, H_LEG_R, ORTH_F, ORTH_R, DIAG_F, DIAG_R, sq_of,
+    own_half, piece_at, can_stand, move_piece)
 
 import threading
 
@@ -56,43 +58,6 @@ cdef extern from *:
 
 cdef enum:
     MAXMOVES = 128
-
-cdef int H_JUMP_F[8]
-cdef int H_JUMP_R[8]
-cdef int H_LEG_F[8]
-cdef int H_LEG_R[8]
-H_JUMP_F[:] = [1, -1, 1, -1, 2, 2, -2, -2]
-H_JUMP_R[:] = [2, 2, -2, -2, 1, -1, 1, -1]
-H_LEG_F[:] = [0, 0, 0, 0, 1, 1, -1, -1]
-H_LEG_R[:] = [1, 1, -1, -1, 0, 0, 0, 0]
-cdef int ORTH_F[4]
-cdef int ORTH_R[4]
-ORTH_F[:] = [1, -1, 0, 0]
-ORTH_R[:] = [0, 0, 1, -1]
-cdef int DIAG_F[4]
-cdef int DIAG_R[4]
-DIAG_F[:] = [1, 1, -1, -1]
-DIAG_R[:] = [1, -1, 1, -1]
-
-
-cdef inline int sq_of(int f, int r) noexcept nogil:
-    return r * 9 + f
-
-
-cdef inline bint in_palace(int colour, int f, int r) noexcept nogil:
-    if f < 3 or f > 5:
-        return False
-    return (0 <= r <= 2) if colour == 0 else (7 <= r <= 9)
-
-
-cdef inline bint own_half(int colour, int r) noexcept nogil:
-    return r <= 4 if colour == 0 else r >= 5
-
-
-cdef inline int piece_at(const Spec* s, const Pos* p, int f, int r) noexcept nogil:
-    """-1 empty, else the piece number."""
-    return <int>p.board[r * 9 + f] - 1
-
 
 cdef bint attacked(const Spec* s, const Pos* p, int colour) noexcept nogil:
     """Is `colour`'s general attacked (or facing the other on an open file)?"""
@@ -142,18 +107,6 @@ cdef bint attacked(const Spec* s, const Pos* p, int colour) noexcept nogil:
                 if (f == kf and r - 1 == kr) or (r == kr and r <= 4 and (f - kf == 1 or kf - f == 1)):
                     return True
     return False
-
-
-cdef inline bint can_stand(const Spec* s, int i, int f, int r) noexcept nogil:
-    """May piece i stand on (f, r)? (Its domain, and the board's edge.)"""
-    if f < 0 or f > 8 or r < 0 or r > 9:
-        return False
-    cdef int kind = s.kind[i], colour = s.colour[i]
-    if kind == KING or kind == ADVISOR:
-        return in_palace(colour, f, r)
-    if kind == ELEPHANT:
-        return own_half(colour, r)
-    return True
 
 
 cdef int moves_of(const Spec* s, const Pos* p, int side, int* piece, int* target) noexcept nogil:
@@ -299,12 +252,6 @@ cdef int unmoves_of(const Spec* s, const Pos* p, int side, int* piece, int* targ
                     ff += ORTH_F[d]
                     fr += ORTH_R[d]
     return n
-
-
-cdef inline void move_piece(Pos* p, int i, int to) noexcept nogil:
-    p.board[p.sq[i]] = 0
-    p.sq[i] = to
-    p.board[to] = <uint8_t>(i + 1)
 
 
 cdef int sub_value(const SubMap* m, const Pos* p) noexcept nogil:

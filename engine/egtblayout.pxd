@@ -1,7 +1,8 @@
 # The layout of a tablebase (engine/egtblayout.pyx): the pieces of an
-# endgame, the squares each can stand on, a position's index, and the
-# folded values a file stores. The generator (egtb.pyx) and the search's
-# probe (egtbprobe.pyx) both index tables through it.
+# endgame, the squares each can stand on (and the steps between them), a
+# position's index, and the folded values a file stores. The generator
+# (egtb.pyx) and the search's probe (egtbprobe.pyx) both index tables
+# through it.
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memset
 
@@ -33,6 +34,69 @@ cdef struct Pos:
     int sq[MAXP]                # -1: captured
     uint8_t board[90]           # 0 empty, else 1 + piece number
     int side
+
+
+# The table's own board: squares 0-89 (rank * 9 + file), Red's ranks 0-4.
+# The steps of the pieces as (file, rank) parts, constants of every module
+# that cimports them (the generator's moves, egtb.pyx, read them directly):
+# the horse's eight jumps and, for each, the leg next to its start that
+# must be empty; the four orthogonal and the four diagonal steps.
+cdef extern from *:
+    """
+    static const int H_JUMP_F[8] = {1, -1, 1, -1, 2, 2, -2, -2};
+    static const int H_JUMP_R[8] = {2, 2, -2, -2, 1, -1, 1, -1};
+    static const int H_LEG_F[8] = {0, 0, 0, 0, 1, 1, -1, -1};
+    static const int H_LEG_R[8] = {1, 1, -1, -1, 0, 0, 0, 0};
+    static const int ORTH_F[4] = {1, -1, 0, 0};
+    static const int ORTH_R[4] = {0, 0, 1, -1};
+    static const int DIAG_F[4] = {1, 1, -1, -1};
+    static const int DIAG_R[4] = {1, -1, 1, -1};
+    """
+    const int H_JUMP_F[8]
+    const int H_JUMP_R[8]
+    const int H_LEG_F[8]
+    const int H_LEG_R[8]
+    const int ORTH_F[4]
+    const int ORTH_R[4]
+    const int DIAG_F[4]
+    const int DIAG_R[4]
+
+
+cdef inline int sq_of(int f, int r) noexcept nogil:
+    return r * 9 + f
+
+
+cdef inline bint in_palace(int colour, int f, int r) noexcept nogil:
+    if f < 3 or f > 5:
+        return False
+    return (0 <= r <= 2) if colour == 0 else (7 <= r <= 9)
+
+
+cdef inline bint own_half(int colour, int r) noexcept nogil:
+    return r <= 4 if colour == 0 else r >= 5
+
+
+cdef inline int piece_at(const Spec* s, const Pos* p, int f, int r) noexcept nogil:
+    """-1 empty, else the piece number."""
+    return <int>p.board[r * 9 + f] - 1
+
+
+cdef inline bint can_stand(const Spec* s, int i, int f, int r) noexcept nogil:
+    """May piece i stand on (f, r)? (Its domain, and the board's edge.)"""
+    if f < 0 or f > 8 or r < 0 or r > 9:
+        return False
+    cdef int kind = s.kind[i], colour = s.colour[i]
+    if kind == KING or kind == ADVISOR:
+        return in_palace(colour, f, r)
+    if kind == ELEPHANT:
+        return own_half(colour, r)
+    return True
+
+
+cdef inline void move_piece(Pos* p, int i, int to) noexcept nogil:
+    p.board[p.sq[i]] = 0
+    p.sq[i] = to
+    p.board[to] = <uint8_t>(i + 1)
 
 
 cdef inline int64_t pair_index(int a, int b) noexcept nogil:

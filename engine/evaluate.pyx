@@ -98,8 +98,8 @@ def load_weights(path=None):
     None) and put it into the evaluation's tables; return its weights.
     WeightsError (a ValueError) naming the problem if the file is missing
     or bad: then nothing changes. Boards that exist keep their old
-    incremental score until rescore() (the engine process does that for its
-    board); new ones use the new weights."""
+    incremental score until Board._rescore() (the engine process does that
+    for its board); new ones use the new weights."""
     data = _weights.read(_weights.DEFAULT_PATH if path is None else path)
     install(data)
     return data

@@ -42,7 +42,7 @@ class GameBoard:
         """The legal moves of the side to move, as text ('h2e2')."""
     def push(self, move: str) -> None:
         """Play a move given as text; ValueError (board unchanged) if it is malformed or illegal."""
-    def check_room(self) -> None:
+    def _check_room(self) -> None:
         """Raise ValueError if the state cannot take another move."""
     def pop(self) -> str:
         """Take back the last move and return it (a0-i9 text); IndexError
@@ -57,10 +57,14 @@ class GameBoard:
         """The number of moves played on this board."""
     def in_check(self) -> bool:
         """Whether the side to move is in check (always False in a game without check)."""
+    def is_check(self) -> bool:
+        """Whether the side to move is in check: in_check() under python-chess's name."""
     def is_game_over(self) -> bool:
         """The side to move has no legal move: the game is over."""
-    def outcome(self) -> int | None:
-        """None while the game goes on; at its end +1, 0, -1: the side to move won, drew, lost."""
+    def mover_outcome(self) -> int | None:
+        """None while the game goes on; at its end +1, 0, -1: the side to move
+        won, drew, lost (every game alike; Xiangqi's Board.outcome() says how
+        and why, the repetition rules included)."""
     def rule_outcome(self) -> int | None:
         """None, or +1, 0, -1 for the side to move when the game's own rule ends it here
         although moves remain (Dodgem: a recurring position draws)."""

@@ -93,16 +93,17 @@ cdef class GameBoard:
         """Play a move given as text; ValueError (board unchanged) if it is
         malformed or illegal."""
         cdef Move m = self.code_of(move)
-        self.check_room()
+        self._check_room()
         self.ops.make(self.state, m, 1)
         self.moves.append(move)
 
-    def check_room(self):
+    def _check_room(self):
         """Raise ValueError if the state cannot take another move (a game
         with a bounded history overrides this)."""
 
     def pop(self):
-        """Take back the last move and return it."""
+        """Take back the last move and return it; IndexError (with a
+        message) on a board with no moves played."""
         if not self.moves:
             raise IndexError("pop from a board with no moves played")
         self.ops.unmake(self.state)
@@ -125,16 +126,24 @@ cdef class GameBoard:
 
     # -- queries -------------------------------------------------------------
     def in_check(self):
+        """Whether the side to move is in check (always False in a game without check)."""
         return self.ops.in_check is not NULL and bool(self.ops.in_check(self.state))
+
+    def is_check(self):
+        """Whether the side to move is in check: in_check() under the name
+        python-chess gives it."""
+        return self.in_check()
 
     def is_game_over(self):
         """The side to move has no legal move: the game is over."""
         cdef Move moves[MAX_MOVES]
         return generate_moves(self.ops, self.state, moves, 0) == 0
 
-    def outcome(self):
-        """None while the game goes on; at its end +1, 0 or -1: the side to
-        move has won, drawn or lost."""
+    def mover_outcome(self):
+        """None while the game goes on (the side to move has a legal move);
+        at its end +1, 0 or -1: the side to move has won, drawn or lost.
+        The same for every game (Xiangqi's Board.outcome() says more: the
+        result, how the game ended and why, the repetition rules included)."""
         if not self.is_game_over():
             return None
         cdef int score = self.ops.no_move_score(self.state, 0)

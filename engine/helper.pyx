@@ -2,14 +2,16 @@
 # worker, on its own SearchState, to fill the shared transposition table
 # (and its own histories); the main worker decides and reports, and may take
 # a depth a helper completed first. Its thread comes from engine/threads.pyx,
-# each of its iterations from engine/tree.pyx.
+# each window of its iterations from engine/tree.pyx (search_root).
 
 from libc.string cimport memcpy
 
-from tuong.engine.game cimport Move, MATE_BOUND
+from tuong.engine.game cimport Move, MATE_BOUND, INFINITE
 from tuong.engine.threads cimport pthread_mutex_lock, pthread_mutex_unlock, helper_wait, helper_finished
-from tuong.engine.tree cimport aspiration
-from tuong.engine.worker cimport SearchState, ASPIRATION_DEPTH, atomic_store_int
+from tuong.engine.tree cimport search_root
+from tuong.engine.worker cimport (
+    SearchState, ASPIRATION_DEPTH, ASPIRATION_DELTA, atomic_store_int, first_window,
+)
 
 # Lazy SMP: helper i skips the depths where ((depth + SKIP_PHASE) // SKIP_SIZE)
 # is odd, so the helpers spread over the next few depths rather than all
@@ -18,6 +20,28 @@ cdef int SKIP_SIZE[20]
 cdef int SKIP_PHASE[20]
 SKIP_SIZE[:] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4]
 SKIP_PHASE[:] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7]
+
+
+cdef int aspiration(SearchState* s, int depth, int previous, int use_window, int in_check) noexcept nogil:
+    """One iteration at `depth`, around the previous score when use_window
+    (widening by half on each fail): the helper's aspiration loop (the main
+    worker's reports between windows, engine/search.pyx)."""
+    cdef int alpha, beta, delta = ASPIRATION_DELTA, score
+    first_window(previous, use_window, &alpha, &beta)
+    while True:
+        score = search_root(s, alpha, beta, depth, in_check)
+        if s.aborted:
+            return score
+        # A fail against a bound already at INFINITE cannot be widened: the
+        # score is what it is (a window that never changed would loop).
+        if score <= alpha and alpha > -INFINITE:
+            beta = (alpha + beta) // 2
+            alpha = score - delta if score - delta > -INFINITE else -INFINITE
+        elif score >= beta and beta < INFINITE:
+            beta = score + delta if score + delta < INFINITE else INFINITE
+        else:
+            return score
+        delta += delta // 2
 
 
 cdef void helper_search(SearchState* s) noexcept nogil:

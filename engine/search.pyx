@@ -31,11 +31,11 @@ from tuong.engine.report import SearchInfo
 from tuong.engine import egtbprobe
 from tuong.engine.timeman import IterationClock
 from tuong.engine.helper cimport helper_main
-from tuong.engine.tree cimport first_window, search_root
+from tuong.engine.tree cimport search_root
 from tuong.engine.ordering cimport clear_heuristics
 from tuong.engine.worker cimport (
     Control, SearchState, ASPIRATION_DEPTH, ASPIRATION_DELTA, MAX_SEARCH_DEPTH, CAPTURE_CLASSES,
-    atomic_load_int, atomic_store_int, atomic_store_i64, now_ns, total_nodes,
+    atomic_load_int, atomic_store_int, atomic_store_i64, now_ns, total_nodes, first_window,
 )
 from tuong.engine.tt cimport (
     TTable, TTEntry, tt_resize, tt_free, tt_clear, tt_new_search, tt_probe, tt_hashfull,
@@ -414,7 +414,7 @@ cdef class Searcher:
 
     cdef int _iterate(self, int depth, int line, int prev, int use_window, int in_check,
                       on_info) except? -32767:
-        """The main worker's aspiration loop: as tree.pyx's aspiration(), but it reports
+        """The main worker's aspiration loop: as helper.pyx's aspiration(), but it reports
         fails once the search has run for a second."""
         cdef SearchState* s = self.workers[0]
         cdef int alpha, beta, delta = ASPIRATION_DELTA, score

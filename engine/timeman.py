@@ -35,7 +35,7 @@ HARD_SHARE = 0.25
 HARD_SHARE_LAST_MOVE = 0.8
 
 
-def budget(time_left_ms, inc_ms=0, movestogo=None, overhead_ms=30):
+def budget(time_left_ms, inc_ms=0, movestogo=None, overhead_ms=10):
     """(soft_ms, hard_ms) for a move, given our clock.
 
     time_left_ms: our remaining time (may be <= 0 when the GUI lets the

@@ -15,7 +15,7 @@ from tuong.engine.game cimport (Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BO
                                  NO_QUICK_ESTIMATE)
 from tuong.engine.worker cimport (
     Control, SearchState, atomic_load_int, atomic_store_int, atomic_load_i64, count_node,
-    ASPIRATION_DEPTH, ASPIRATION_DELTA, now_ns, total_nodes,
+    now_ns, total_nodes,
 )
 from tuong.engine.ordering cimport (
     HISTORY_MAX, Tried, continuation_row, quiet_stat, see_ge, note_tried, update_stats,
@@ -591,40 +591,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     return best
 
 
-cdef void first_window(int previous, int use_window, int* alpha, int* beta) noexcept nogil:
-    """An iteration's first window: around the previous score when
-    use_window; with a mate in hand, only as short a mate or a shorter one
-    (mate distance pruning then cuts every longer line, so the deeper
-    iterations stay cheap and reach the reduced moves); else all."""
-    alpha[0], beta[0] = -INFINITE, INFINITE
-    if use_window:
-        alpha[0] = previous - ASPIRATION_DELTA if previous - ASPIRATION_DELTA > -INFINITE else -INFINITE
-        beta[0] = previous + ASPIRATION_DELTA if previous + ASPIRATION_DELTA < INFINITE else INFINITE
-    elif previous >= MATE_BOUND:
-        alpha[0] = previous - 1
-
-
-cdef int aspiration(SearchState* s, int depth, int previous, int use_window, int in_check) noexcept nogil:
-    """One iteration at `depth`, around the previous score when use_window
-    (widening by half on each fail); helpers use it whole."""
-    cdef int alpha, beta, delta = ASPIRATION_DELTA, score
-    first_window(previous, use_window, &alpha, &beta)
-    while True:
-        score = pvs(s, alpha, beta, depth, 0, in_check, 0)
-        if s.aborted:
-            return score
-        # A fail against a bound already at INFINITE cannot be widened: the
-        # score is what it is (a window that never changed would loop).
-        if score <= alpha and alpha > -INFINITE:
-            beta = (alpha + beta) // 2
-            alpha = score - delta if score - delta > -INFINITE else -INFINITE
-        elif score >= beta and beta < INFINITE:
-            beta = score + delta if score + delta < INFINITE else INFINITE
-        else:
-            return score
-        delta += delta // 2
-
 cdef int search_root(SearchState* s, int alpha, int beta, int depth, int in_check) noexcept nogil:
-    """The main worker's search of the root in one window (engine/search.pyx
-    runs its aspiration loop, reporting between windows)."""
+    """A search of the root in one window (the aspiration loops around it:
+    engine/search.pyx's for the main worker, engine/helper.pyx's)."""
     return pvs(s, alpha, beta, depth, 0, in_check, 0)

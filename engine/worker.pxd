@@ -8,7 +8,7 @@
 from libc.stdint cimport int16_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from tuong.engine.game cimport GameOps, Move, MAX_MOVES, MAX_PLY
+from tuong.engine.game cimport GameOps, Move, MAX_MOVES, MAX_PLY, MATE_BOUND, INFINITE
 from tuong.engine.threads cimport Pool
 from tuong.engine.tt cimport TTable
 
@@ -119,3 +119,18 @@ cdef inline uint64_t total_nodes(Control* c) noexcept nogil:
     for i in range(c.n_workers):
         total += atomic_load_u64(c.node_counts[i])
     return total
+
+
+cdef inline void first_window(int previous, int use_window, int* alpha, int* beta) noexcept nogil:
+    """An iteration's first window (the main worker's aspiration loop,
+    engine/search.pyx, and the helpers', engine/helper.pyx): around the
+    previous score when use_window; with a mate in hand, only as short a
+    mate or a shorter one (mate distance pruning then cuts every longer
+    line, so the deeper iterations stay cheap and reach the reduced moves);
+    else all."""
+    alpha[0], beta[0] = -INFINITE, INFINITE
+    if use_window:
+        alpha[0] = previous - ASPIRATION_DELTA if previous - ASPIRATION_DELTA > -INFINITE else -INFINITE
+        beta[0] = previous + ASPIRATION_DELTA if previous + ASPIRATION_DELTA < INFINITE else INFINITE
+    elif previous >= MATE_BOUND:
+        alpha[0] = previous - 1

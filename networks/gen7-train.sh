@@ -1,7 +1,7 @@
 #!/bin/bash
 # gen7's candidates, when gen7.bin holds 20,000,000 positions (networks/gen7-datagen.sh):
 # gen6's self-play only, two widths on the same data, split and seed, one core each:
-# H = 256 (gen6's shape) and H = 512 (about 9% fewer nodes a second, docs/guide/network.md).
+# H = 256 (gen6's shape) and H = 512 (about 9% fewer nodes a second, docs/measurements/network.md).
 # Run it again to go on: each run resumes from its checkpoint if it has one.
 export PATH=/work/venv/bin:$PATH
 DATA=${DATA:-/work/data}

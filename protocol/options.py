@@ -185,10 +185,15 @@ def engine_options(session):
         Option("UCI_Elo", "spin", levels.DEFAULT_ELO, levels.MIN_ELO, levels.MAX_ELO,
                ucci="elo"),
         Option("Skill Level", "spin", levels.MAX_SKILL, 0, levels.MAX_SKILL, ucci="skilllevel"),
-        # Number of principal variations searched and reported (UCI only).
-        Option("MultiPV", "spin", 1, 1, 10),
-        # Milliseconds a move costs outside the search; timeman keeps it in reserve.
-        Option("Move Overhead", "spin", 30, 0, 5000),
+        # Number of principal variations searched and reported; UCCI names it
+        # multipv (Fairy-Stockfish's UCCI declares it too) and its info lines
+        # then carry `multipv N`, as UCI's do.
+        Option("MultiPV", "spin", 1, 1, 10, ucci="multipv"),
+        # Milliseconds a move costs outside the search; timeman keeps it in
+        # reserve for every move it plans. tuong's own cost is under 1 ms (go
+        # to bestmove at depth 1); 10 is the field's default (Stockfish's) and
+        # leaves a 1 s game most of its clock, where 30 kept 960 ms of it unused.
+        Option("Move Overhead", "spin", 10, 0, 5000),
         # Pondering is driven by the GUI's `go ponder`; the option only
         # tells the GUI we can do it.
         Option("Ponder", "check", False, ucci="ponder"),

@@ -104,7 +104,7 @@ class UnsearchedResult:
 
     @classmethod
     def game_over(cls, board):
-        outcome = board.outcome()
+        outcome = board.mover_outcome()
         if outcome is not None and outcome < 0:
             return cls()
         return cls(score=0 if not outcome else 1, mate=None)
@@ -190,8 +190,8 @@ class Session:
         evalfile.load(None if path in ("", DEFAULT_EVAL_FILE) else path)
         # The board's incremental score was summed from the old tables, and
         # the hash holds the old evaluation's scores.
-        if hasattr(self.board, "rescore"):
-            self.board.rescore()
+        if hasattr(self.board, "_rescore"):
+            self.board._rescore()
         if self._searcher is not None:
             self._searcher.clear()
 

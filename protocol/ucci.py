@@ -8,6 +8,8 @@ What differs from UCI:
   - `go [ponder|draw] depth D|infinite | nodes N | time T [movestogo M |
     increment I] [opptime T [oppmovestogo M | oppincrement I]]`;
   - `probe <position>` is answered `pophash ...` from the hash table;
+  - `multipv` (UCI's MultiPV, which the spec lacks) as Fairy-Stockfish
+    offers it: `info ... multipv N ...` on each line of such a search;
   - `bestmove M [ponder P]`, or `nobestmove` when there is no move (and in
     answer to a `stop` with no search); `quit`/`bye` is answered `bye`.
 
@@ -142,9 +144,14 @@ class Ucci(Uci):
         return go
 
     def info(self, info):
-        """One search report (engine.report.SearchInfo) as a UCCI info line."""
+        """One search report (engine.report.SearchInfo) as a UCCI info line.
+        A search of several lines (`multipv` above 1, or a level's
+        candidates) says which line each is, `multipv N` as Fairy-Stockfish
+        writes it over UCCI; a lone main line keeps the spec's fields."""
         score = ucci_score(info.score, info.mate)
-        self.out(f"info depth {info.depth} score {score} time {info.time_ms} "
+        line = f"multipv {info.multipv} " \
+            if self.s.options["MultiPV"] > 1 or info.multipv != 1 else ""
+        self.out(f"info depth {info.depth} {line}score {score} time {info.time_ms} "
                  f"nodes {info.nodes} pv {' '.join(info.pv)}".rstrip())
 
     def bestmove(self, result):

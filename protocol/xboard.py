@@ -22,7 +22,7 @@ MATE_SCORE = 100000          # CECP: mate in N is shown as 100000 + N
 
 FEATURES = ('feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 '
             'reuse=1 analyze=0 colors=0 nps=0 debug=1 smp=1 myname="tuong" variants="xiangqi" '
-            'option="Hash -spin 16 1 4096" option="Move Overhead -spin 30 0 5000" '
+            'option="Hash -spin 16 1 4096" option="Move Overhead -spin 10 0 5000" '
             'option="Clear Hash -button" option="Repetition -combo *asian /// check-only" '
             'option="EvalFile -file <default>" option="OwnBook -check 0" '
             'option="BookFile -file <default>" option="BookDepth -spin 20 0 1000" '

@@ -65,7 +65,7 @@ def test_repetition_verdict_clause():
     for move in "h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 g2h0".split():
         board.push(move)
     facts = commentary.facts(board, "g7h9")
-    assert facts.verdict["rule"] == "repetition"
+    assert facts.verdict is not None and facts.verdict.rule == "repetition"
     assert commentary.sentence(facts).endswith("Draw by repetition.")
     assert commentary.sentence(facts, "vi").endswith("Hòa do lặp lại nước đi.")
 
@@ -78,7 +78,7 @@ def test_perpetual_check_clause():
     for move in "i7i9 f9f8 i9i8 f8f9 i8i9 f9f8 i9i8 f8f9".split():
         board.push(move)
     facts = commentary.facts(board, "i8i9")
-    assert facts.verdict["rule"] == "perpetual check" and facts.verdict["result"] == "0-1"
+    assert facts.verdict == ("0-1", "perpetual check", "Red loses by perpetual check")
     assert commentary.sentence(facts) == \
         "Red moves the rook (R1+1), check. Red loses by perpetual check."
     assert commentary.sentence(facts, "vi") == \

@@ -1,4 +1,4 @@
-"""The API reference (docs/api/*.md) is complete and its examples run.
+"""The API reference (docs/api/*.md) is complete; the API and guide pages' examples run.
 
 - Every public name the reference renders has a docstring: each `::: name`
   directive of docs/api/*.md is loaded with griffe from the source tree, as
@@ -8,27 +8,39 @@
   members of its public classes, inherited ones included) is counted.
 - Every public function and method of those modules is typed: each
   parameter and its return annotated.
-- Every ```python block of an API page runs, in a fresh interpreter with a
-  temporary folder as its working directory; a block that starts the engine
-  finds `tuong` on PATH (the running interpreter's scripts folder first).
+- Every ```python block of an API page and of a guide page (docs/guide/*.md)
+  runs, in a fresh interpreter with a temporary folder as its working
+  directory; a block that starts the engine finds `tuong` on PATH (the
+  running interpreter's scripts folder first), and $XDG_DATA_HOME is a
+  temporary folder too (the games database's default place). A comment on
+  the line before a block's fence (a blank line may stand between) says
+  what else it needs, `;` between several:
+      <!-- test: skip REASON -->        not run (the reason is required)
+      <!-- test: needs PROGRAM -->      needs PROGRAM on PATH (skipped locally
+                                          without it, a failure in CI)
+      <!-- test: files DEST=SOURCE -->  copies the repository's SOURCE (a file
+                                          or a folder) to DEST in its folder first
+  The comment is HTML: the page shows nothing of it.
 
     python tests/test_api_reference.py      prints the coverage and what lacks a docstring
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, need_module
+from conftest import ROOT, need, need_module
 
 API_PAGES = sorted((ROOT / "docs" / "api").glob("*.md"))
+GUIDE_PAGES = sorted((ROOT / "docs" / "guide").glob("*.md"))
+# The script writer's tasks: each page has a block that runs.
+SCRIPTING_PAGES = ("scripting", "engine-match", "game-files", "probing")
 DIRECTIVE = re.compile(r"^::: *([\w.]+)", re.M)
-CODE_BLOCK = re.compile(r"^```python\n(.*?)^```", re.M | re.S)
-SOURCES = ROOT / "build" / "docs-src"
-PACKAGES = ("engine", "protocol", "tools")
+CODE_BLOCK = re.compile(r"(?:^<!-- test: (.*?) -->\n\n?)?^```python\n(.*?)^```", re.M | re.S)
 
 
 def documented_paths():
@@ -37,15 +49,14 @@ def documented_paths():
 
 
 def source_tree():
-    """build/docs-src/tuong/{engine,protocol,tools}: the links docs/hooks.py
-    makes for the site, made here too so the test runs without a site build."""
-    tuong = SOURCES / "tuong"
-    tuong.mkdir(parents=True, exist_ok=True)
-    for name in PACKAGES:
-        link = tuong / name
-        if not link.exists() and not link.is_symlink():
-            link.symlink_to(Path("..", "..", "..", name), target_is_directory=True)
-    return SOURCES
+    """build/docs-src/tuong/{engine,protocol,tools} (and __init__.py): the
+    links docs/hooks.py makes for the site, made here too by its own code so
+    the test runs without a site build."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "docs" / "hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    return hooks.link_sources(ROOT)
 
 
 def public_members(obj):
@@ -159,27 +170,65 @@ def test_stub_docstrings_are_not_read_as_html(documented):
             assert not tag.search(prose), f"{path}: {tag.search(prose).group()} is read as HTML"
 
 
-def code_blocks():
-    """(page name, block number, code) of every ```python block of docs/api/*.md."""
-    return [(page.stem, number, code) for page in API_PAGES
-            for number, code in enumerate(CODE_BLOCK.findall(page.read_text()), 1)]
+def code_blocks(pages=API_PAGES):
+    """(page's path under docs/, block number, code, its test comment or "")
+    of every ```python block of the pages."""
+    return [(str(page.relative_to(ROOT / "docs")), number, code, setup) for page in pages
+            for number, (setup, code) in enumerate(CODE_BLOCK.findall(page.read_text()), 1)]
+
+
+EXAMPLES = code_blocks(API_PAGES + GUIDE_PAGES)
 
 
 def test_every_api_page_has_an_example():
-    pages = {page for page, _, _ in code_blocks()}
+    pages = {Path(page).stem for page, _, _, _ in code_blocks()}
     assert pages == {page.stem for page in API_PAGES if page.stem != "index"}, \
         f"pages without a ```python example: {sorted({p.stem for p in API_PAGES} - pages)}"
 
 
-@pytest.mark.parametrize("page,number,code", code_blocks(),
-                         ids=[f"{page}-{number}" for page, number, _ in code_blocks()])
-def test_the_api_pages_examples_run(page, number, code, tmp_path):
+def test_every_scripting_page_has_an_example_that_runs():
+    runs = {Path(page).stem for page, _, _, setup in code_blocks(GUIDE_PAGES)
+            if not setup.startswith("skip")}
+    assert set(SCRIPTING_PAGES) <= runs, f"without one: {sorted(set(SCRIPTING_PAGES) - runs)}"
+
+
+def prepare(setup, folder):
+    """Carry out a block's test comment in its folder: skip it, check what it
+    needs, copy the files it reads."""
+    for item in filter(None, (part.strip() for part in setup.split(";"))):
+        word, _, rest = item.partition(" ")
+        if word == "skip":
+            assert rest.strip(), "a skipped block says why: <!-- test: skip REASON -->"
+            pytest.skip(rest.strip())
+        elif word == "needs":
+            for program in rest.split():
+                need(shutil.which(program), f"{program} is not on PATH")
+        elif word == "files":
+            for pair in rest.split():
+                dest, _, source = pair.partition("=")
+                source_path = ROOT / source
+                assert source_path.exists(), f"files: {source} is not in the repository"
+                target = folder / dest
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if source_path.is_dir():
+                    shutil.copytree(source_path, target)
+                else:
+                    shutil.copy(source_path, target)
+        else:
+            raise AssertionError(f"unknown test comment {item!r}: skip, needs or files")
+
+
+@pytest.mark.parametrize("page,number,code,setup", EXAMPLES,
+                         ids=[f"{page[:-3]}-{number}" for page, number, _, _ in EXAMPLES])
+def test_the_pages_examples_run(page, number, code, setup, tmp_path):
+    prepare(setup, tmp_path)
     env = dict(os.environ)
     # `open_engine("tuong")` as a reader runs it: the venv's scripts on PATH.
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg-data")
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, f"docs/api/{page}.md, block {number}:\n{code}\n" \
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, f"docs/{page}, block {number}:\n{code}\n" \
         f"{done.stdout[-2000:]}{done.stderr[-3000:]}"
 
 

@@ -148,7 +148,7 @@ def test_incremental_hash_and_unmake_restore_exactly():
     for board, move in _random_games(seed=1, games=60, plies=120):
         fen, key = board.fen(), board.hash
         board.push(move)
-        assert board.hash == board.computed_hash()
+        assert board.hash == board._computed_hash()
         board.pop()
         assert board.fen() == fen and board.hash == key
         board.push(move)

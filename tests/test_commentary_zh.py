@@ -10,7 +10,7 @@ import types
 
 import pytest
 
-from tuong.engine.board import Board
+from tuong.engine.board import Board, Verdict
 from tuong.tools.records import annotate, commentary
 
 CHINESE = ("zh-Hans", "zh-Hant")
@@ -103,7 +103,7 @@ def test_rule_verdicts():
     facts = commentary.facts(board, "g7h9", "chinese")
     assert commentary.sentence(facts, "zh-Hans") == "黑方走马（马７退８）。重复局面判和。"
     assert commentary.sentence(facts, "zh-Hant") == "黑方走馬（马７退８）。重複局面判和。"
-    chase = {"result": "1-0", "rule": "perpetual chase", "reason": "Black loses by perpetual chase"}
+    chase = Verdict("1-0", "perpetual chase", "Black loses by perpetual chase")
     assert commentary._verdict(chase, "zh-Hans") == "黑方长捉判负。"
     assert commentary._verdict(chase, "zh-Hant") == "黑方長捉判負。"
 

@@ -165,7 +165,7 @@ def check_position(board, game, pos, rng):
     children = rules.moves(pos)
     assert sorted(board.legal_moves()) == sorted(children), fen
     assert board.is_game_over() == (not children)
-    assert board.outcome() == (rules.result(pos) if not children else None)
+    assert board.mover_outcome() == (rules.result(pos) if not children else None)
     key = board.hash
     for move in rng.sample(sorted(children), min(30, len(children))):
         child = children[move]
@@ -363,7 +363,7 @@ def test_the_first_player_wins_dodgem_from_the_start(searcher):
             board.push(move)
             pos = Dodgem.moves(pos)[move]
             assert board.ply <= 60
-        assert pos[1] == "w" and board.outcome() == -1      # White to move, lost
+        assert pos[1] == "w" and board.mover_outcome() == -1      # White to move, lost
         if game == 0:
             assert board.ply == 19
 
@@ -802,7 +802,7 @@ def test_hand_checked_queens_games(searcher, start, steps, counts):
     assert board.claimed == counts
     first, second = counts
     mover_margin = (first - second) * (1 if board.turn == "w" else -1)
-    assert board.outcome() == (mover_margin > 0) - (mover_margin < 0)
+    assert board.mover_outcome() == (mover_margin > 0) - (mover_margin < 0)
     # The engine's own score of the finished game, from the side to move.
     result = searcher.search(board, depth=3)
     assert result.best is None and result.mate is None
@@ -818,13 +818,13 @@ def test_hand_checked_final_scores():
     # 19 against 6 with the second player to move: it has lost by 13 cells.
     assert ref.queens_score(-13) == -10130
     board = GAMES["queens"]("XQXxX/xXXXq/XXQXX/qXXXx/XxXQX b")
-    assert board.outcome() == -1
+    assert board.mover_outcome() == -1
     assert Searcher(1).search(board, depth=1).score == -10130
     board = GAMES["queens"]("Xxxxq/XXXxx/XQ*qx/XXXxx/QXXXX w")
-    assert board.outcome() == 1
+    assert board.mover_outcome() == 1
     assert Searcher(1).search(board, depth=1).score == 10040
     board = GAMES["queens"]("Q*q/***/Q*q w")
-    assert board.outcome() == 0
+    assert board.mover_outcome() == 0
     result = Searcher(1).search(board, depth=1)
     assert (result.best, result.score, result.mate) == (None, 0, None)
     # Heuristic scores: 10 per cell of margin (depth 1 on an open board).
@@ -845,7 +845,7 @@ def test_finished_small_games_searched():
     # A side with no legal move has lost: Black boxed in on a1, White on a1.
     for fen in ("3/W2/BW1 b", "BW1/W2/3 b", "3/B2/WB1 w"):
         board = GAMES["dodgem"](fen)
-        assert board.legal_moves() == [] and board.outcome() == -1, fen
+        assert board.legal_moves() == [] and board.mover_outcome() == -1, fen
         result = s.search(board, depth=3)
         assert (result.best, result.mate) == (None, 0), fen
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from tuong.engine import evalfile, network, weights
-from tuong.engine.board import Board, evaluate, network_check
+from tuong.engine.board import Board, _network_check, evaluate
 
 from conftest import need_module, random_board, random_plies
 
@@ -71,15 +71,15 @@ def test_incremental_accumulators_equal_a_refresh_along_random_games(net_file):
         for ply in random_plies(rng, board, rng.randint(40, 160)):
             captures += piece_count(board) != pieces
             pieces = piece_count(board)
-            same, incremental, fresh = network_check(board)
+            same, incremental, fresh = _network_check(board)
             assert same and incremental == fresh, (game, ply, board.fen())
             if rng.random() < 0.2:
                 board.pop()
-                assert network_check(board)[0], (game, ply, "after a take-back")
+                assert _network_check(board)[0], (game, ply, "after a take-back")
                 pieces = piece_count(board)
         while board.move_stack:
             board.pop()
-            same, incremental, fresh = network_check(board)
+            same, incremental, fresh = _network_check(board)
             assert same and incremental == fresh
     assert captures > 20            # the games did capture (and kings moved)
 
@@ -100,7 +100,7 @@ def test_every_simd_path_gives_the_same_evaluations(net_file):
             for _ in range(6):
                 board = Board()
                 for _ in random_plies(rng, board, rng.randint(20, 90)):
-                    same, incremental, fresh = network_check(board)
+                    same, incremental, fresh = _network_check(board)
                     assert same and incremental == fresh
                     seen.append(incremental)
             results[path] = seen
@@ -120,7 +120,7 @@ def test_a_network_loaded_later_makes_old_accumulators_stale(tmp_path, net_file)
     other = tmp_path / "other.nnue"
     network.write(other, random_network(seed=2))
     evalfile.load(other)
-    same, incremental, fresh = network_check(board)
+    same, incremental, fresh = _network_check(board)
     assert same and incremental == fresh == evaluate(board) != first
 
 
@@ -143,7 +143,7 @@ def test_the_search_runs_on_the_network_with_threads(net_file):
             result = searcher.search(board, depth=7)
             assert result.best in board.legal_moves()
             board.push(move)
-        same, incremental, fresh = network_check(board)
+        same, incremental, fresh = _network_check(board)
         assert same and incremental == fresh
 
 
@@ -241,7 +241,7 @@ def test_gen2_the_network_before_still_loads_as_version_1():
 
 def test_the_shipped_network_is_gen7():
     """gen7 (H = 256, no buckets, trained on 20,000,000 positions of gen6's
-    self-play with seed 7: the recipe in docs/guide/network.md) is the
+    self-play with seed 7: the recipe in docs/measurements/network.md) is the
     default, the same bytes as networks/gen7.nnue, and it round-trips."""
     from pathlib import Path
     data = (Path(network.__file__).parent / "default.nnue").read_bytes()
@@ -264,11 +264,11 @@ def test_a_general_changing_bucket_keeps_the_accumulators_right(tmp_path):
     for move in ("e0e1", "d9d8", "e1f1", "d8d9", "f1f2", "d9d8", "f2e2", "d8d9",
                  "e2e1", "d9d8", "e1e0", "d8d9", "e0f0", "d9d8"):
         board.push(move)
-        same, incremental, fresh = network_check(board)
+        same, incremental, fresh = _network_check(board)
         assert same and incremental == fresh, move
     while board.move_stack:
         board.pop()
-        assert network_check(board)[0]
+        assert _network_check(board)[0]
 
 
 # -- the trainer's float network against the engine's integers ------------------

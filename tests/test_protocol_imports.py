@@ -213,4 +213,28 @@ def test_every_package_folder_is_installed():
     listed = set(config["tool"]["setuptools"]["packages"])
     folders = {"tuong." + ".".join(path.parent.relative_to(ROOT).parts)
                for package in HOUSE for path in (ROOT / package).rglob("__init__.py")}
+    # The top, tuong/ (its __init__.py alone, with tuong.__version__), and its data.
+    assert sorted(p.name for p in (ROOT / "tuong").iterdir() if p.name != "__pycache__") == \
+        ["__init__.py", "py.typed"]
+    folders.add("tuong")
     assert folders == listed, (sorted(folders - listed), sorted(listed - folders))
+    assert config["tool"]["setuptools"]["package-dir"]["tuong"] == "tuong"
+    assert "py.typed" in config["tool"]["setuptools"]["package-data"]["tuong"]
+
+
+def test_the_top_package_has_the_version_tuong_prints():
+    """`import tuong; tuong.__version__` is the installed metadata's version
+    (pyproject.toml's), and `tuong --version` prints the same; tuong.engine
+    and the rest still import beside it, from the repository's root (where
+    tuong/ is found first on sys.path) and from elsewhere."""
+    from importlib import metadata
+    code = ("import tuong, tuong.engine.board, tuong.protocol.client, tuong.tools.records; "
+            "print(tuong.__version__)")
+    for where in (ROOT, ROOT / "tests"):
+        done = subprocess.run([sys.executable, "-c", code], cwd=where, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == metadata.version("tuong")
+    done = subprocess.run([sys.executable, "-m", "tuong.protocol", "--version"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout == f"tuong {metadata.version('tuong')}\n", done.stderr[-2000:]

@@ -157,7 +157,7 @@ def test_a_go_with_our_clock_or_none_has_no_warning(gated, go):
     assert not out.starting("info string")
     if "wtime" in go:
         assert (searcher.calls[-1]["soft_ms"], searcher.calls[-1]["hard_ms"]) == \
-            timeman.budget(60000, 0, None, 30)
+            timeman.budget(60000, 0, None, 10)
 
 
 # -- a search that cannot even be prepared ---------------------------------------------
@@ -265,8 +265,8 @@ def test_ponderhit_keeps_searching_for_part_of_its_budget(engine):
     iteration, instead of answering when the current one ends. Only lower
     bounds on time: load can make the engine slower, never faster."""
     e = engine()
-    wtime = 30 * 1400 + 30 * 32                     # budget: a 1.4 s target
-    soft, hard = timeman.budget(wtime, 0, None, 30)
+    wtime = 30 * 1400 + 10 * 32                     # budget: a 1.4 s target
+    soft, hard = timeman.budget(wtime, 0, None, 10)
     assert soft == 1400
     e.send("position startpos moves h2e2")
     e.send(f"go ponder wtime {wtime} btime {wtime}")

@@ -432,11 +432,11 @@ def test_xboard_level_time_and_st_set_the_budget(make):
                                   "otim 2000", "usermove h2e2")
     assert out.wait_for(lambda line: line.startswith("move "))
     call = searcher.calls[-1]
-    assert (call["soft_ms"], call["hard_ms"]) == budget(20_000, 0, 40, 30)
+    assert (call["soft_ms"], call["hard_ms"]) == budget(20_000, 0, 40, 10)
     session.handle_line("st 2")
     session.handle_line("usermove h0g2")
     assert out.wait_for(lambda line: len(out.starting("move ")) == 2)
-    assert (searcher.calls[-1]["soft_ms"], searcher.calls[-1]["hard_ms"]) == fixed(2000, 30)
+    assert (searcher.calls[-1]["soft_ms"], searcher.calls[-1]["hard_ms"]) == fixed(2000, 10)
     session.handle_line("level 0 0:10 0.1")
     session.handle_line("time 1000")
     session.handle_line("usermove i0h0")

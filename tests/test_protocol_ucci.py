@@ -147,3 +147,25 @@ def test_probe_says_what_the_hash_table_holds(ucci):
     board = Board()
     board.push("h2e2")
     assert ucci.expect(r"bestmove (\S+)").group(1) in board.legal_moves()
+
+
+def test_multipv_as_fairy_stockfish_offers_it(ucci):
+    """Not in the spec: `multipv`, declared as Fairy-Stockfish's UCCI declares
+    its MultiPV, and `multipv N` in each info line of a search of several
+    lines (issue 55); one line keeps the spec's fields."""
+    assert "option multipv type spin min 1 max 10 default 1" in ucci.before
+    ucci.send("setoption multipv 3")
+    ucci.send("position startpos moves h2e2")
+    ucci.send("go depth 4")
+    ucci.expect(r"bestmove (\S+)")
+    found = re.findall(r"info depth (\d+) multipv (\d+) score (-?\d+) .*? pv (\S+)", ucci.before)
+    last = [line for line in found if line[0] == "4"]
+    assert [int(line[1]) for line in last] == [1, 2, 3], found
+    assert len({line[3] for line in last}) == 3                 # three first moves
+    scores = [int(line[2]) for line in last]
+    assert scores == sorted(scores, reverse=True), last
+    assert ucci.child.match.group(1) == last[0][3]               # the best line's move
+    ucci.send("setoption multipv 1")
+    ucci.send("go depth 3")
+    ucci.expect(r"bestmove \S+")
+    assert re.search(r"info depth 3 score -?\d+ ", ucci.before) and "multipv" not in ucci.before

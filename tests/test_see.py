@@ -71,7 +71,7 @@ def test_exchange_values(pieces, move, value):
     board = Board(fen(pieces))
     before = board.fen()
     assert see(board, move) == value
-    assert board.fen() == before and board.hash == board.computed_hash()
+    assert board.fen() == before and board.hash == board._computed_hash()
 
 
 def test_king_takes_only_when_nothing_retakes():

@@ -56,13 +56,30 @@ def test_fixed_time_takes_off_the_overhead_only_when_asked():
     assert fixed(10, 30) == (1, 1)
 
 
-def test_one_second_plus_ten_ms_never_loses_even_at_the_cap_every_move():
+def test_a_one_second_game_spends_its_clock():
+    """At 1 s + 10 ms (the tenth-of-the-time match) the default Move Overhead
+    leaves the first moves about three times the increment: at 30 ms it
+    reserved 960 of the 1,000 ms for the overheads of the moves to come, and
+    tuong played the whole game on its increment."""
+    assert budget(1000, 10)[0] >= 30
+    left = 1000
+    for _ in range(60):                      # each move spends its target
+        soft, _ = budget(left, 10)
+        left += 10 - soft - 1
+    assert left < 500                        # the bank went into the moves
+
+
+MOVE_OVERHEADS = [10, 30]       # the default (engine/timeman.py's budget) and what it was
+
+
+@pytest.mark.parametrize("overhead", MOVE_OVERHEADS)
+def test_one_second_plus_ten_ms_never_loses_even_at_the_cap_every_move(overhead):
     """The brief's worst case: 1 s + 10 ms per move, and every move runs to
     its hard cap and then loses 5 ms more outside the search (pipes, GUI;
-    less than the increment and the 30 ms Move Overhead)."""
+    less than the increment and the Move Overhead)."""
     left = 1000
     for move in range(500):
-        soft, hard = budget(left, 10, None, 30)
+        soft, hard = budget(left, 10, None, overhead)
         left -= hard + 5
         assert left > 0, f"flag fell on move {move + 1}"
         left += 10
@@ -75,16 +92,28 @@ def spend(move, soft, hard):
     return hard if move % 8 == 7 else soft
 
 
-@pytest.mark.parametrize("start,inc,latency,moves", [
-    (1000, 10, 9, 500), (3000, 0, 5, 150), (10_000, 100, 29, 300), (60_000, 0, 29, 120),
-    (60_000, 10, 29, 120)])
-def test_whole_games_never_lose_on_time(start, inc, latency, moves):
-    """Plus `latency` ms outside the search each move (below the 30 ms Move
-    Overhead). Without an increment that latency has to fit in the clock,
-    so the game lengths are what such a clock can hold."""
+# (start, inc, latency, moves) for each Move Overhead: its default (10 ms,
+# engine/timeman.py's budget) and the 30 ms it was, the latency outside the
+# search below it (a GUI slower than that needs a higher Move Overhead).
+# Without an increment every move's latency comes out of the clock, so the
+# game lengths are what such a clock can hold: the reserve a 10 ms overhead
+# keeps (32 moves' worth) holds fewer moves than 30's did (3 s + 0 at 5 ms:
+# 120 moves, against 221).
+GAMES = {
+    10: [(1000, 10, 9, 500), (3000, 0, 5, 100), (10_000, 100, 9, 300), (60_000, 0, 9, 120),
+         (60_000, 10, 9, 120)],
+    30: [(1000, 10, 9, 500), (3000, 0, 5, 150), (10_000, 100, 29, 300), (60_000, 0, 29, 120),
+         (60_000, 10, 29, 120)],
+}
+
+
+@pytest.mark.parametrize("start,inc,latency,moves,overhead", [
+    (*game, overhead) for overhead, games in GAMES.items() for game in games])
+def test_whole_games_never_lose_on_time(start, inc, latency, moves, overhead):
+    """Plus `latency` ms outside the search each move, below the Move Overhead."""
     left = start
     for move in range(moves):
-        soft, hard = budget(left, inc, None, 30)
+        soft, hard = budget(left, inc, None, overhead)
         left -= spend(move, soft, hard) + latency
         assert left > 0, f"flag fell on move {move + 1}"
         left += inc

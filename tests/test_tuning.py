@@ -12,7 +12,7 @@ import pytest
 from conftest import DATA, ROOT, mirror_colours, mirror_files, need_module
 
 from tuong.engine import evalfile, weights
-from tuong.engine.board import Board, PIECE_VALUES, eval_features, evaluate, trace_fens
+from tuong.engine.board import Board, PIECE_VALUES, _trace_fens, eval_features, evaluate
 from tuong.engine.evaluate import current_weights, load_weights
 
 
@@ -162,7 +162,7 @@ def test_loading_weights_changes_the_evaluation_and_rescore_follows(tmp_path, re
     fresh = evaluate(Board(board.fen()))
     assert fresh != before
     assert evaluate(board) != fresh          # still summed from the old tables
-    board.rescore()
+    board._rescore()
     assert evaluate(board) == fresh
     load_weights()
     assert evaluate(Board(board.fen())) == before
@@ -196,7 +196,7 @@ def test_trace_fens_is_eval_features_in_bulk():
     room = 64 * len(fens)
     indices, values = array("i", [0] * room), array("d", [0.0] * room)
     starts, residuals = array("q", [0] * (len(fens) + 1)), array("d", [0.0] * len(fens))
-    used = trace_fens(fens, indices, values, starts, residuals)
+    used = _trace_fens(fens, indices, values, starts, residuals)
     assert used == starts[-1]
     for i, fen in enumerate(fens):
         features, residual = eval_features(Board(fen))
@@ -204,7 +204,7 @@ def test_trace_fens_is_eval_features_in_bulk():
         assert list(zip(indices[row], values[row])) == features
         assert residuals[i] == residual
     with pytest.raises(ValueError, match="position 1"):
-        trace_fens([fens[0], "bad"], indices, values, starts, residuals)
+        _trace_fens([fens[0], "bad"], indices, values, starts, residuals)
 
 
 @pytest.mark.parametrize("seed", [None, 3])

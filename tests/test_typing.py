@@ -3,7 +3,8 @@ public API used as a user would), rejects a wrong use of it, and stubtest
 finds the stubs beside engine/*.pyx in step with the compiled modules.
 
 mypy cannot follow setuptools' editable install (an import hook), so each
-check gets a tuong/ tree of links to engine/, protocol/ and tools/ and finds
+check gets a tuong/ tree of links to engine/, protocol/ and tools/ (and to
+tuong/__init__.py, the top package's only module) and finds
 the packages through MYPYPATH, as it would find an installed wheel. Imported
 modules are followed silently (--follow-imports=silent), as mypy treats an
 installed package: the errors that count are those a user's code meets.
@@ -23,17 +24,30 @@ import pytest
 from conftest import ROOT, need_module
 
 CHECK_API = ROOT / "tests" / "typing" / "check_api.py"
+# Three scripts a user wrote from the documentation site alone (issue 55):
+# analyse a FEN, rewrite a collection in WXF, play a level against full
+# strength; tests/test_user_scripts.py runs them.
+USER_SCRIPTS = sorted((ROOT / "tests" / "typing" / "scripts").glob("*.py"))
 ALLOWLIST = ROOT / "tests" / "typing" / "stubtest-allowlist.txt"
 PACKAGES = {"engine": "engine", "protocol": "protocol", "tools": "tools"}
+TOP = ("__init__.py", "py.typed")          # the files of tuong/ itself
 # The compiled modules that have a stub (engine/NAME.pyi beside NAME.pyx).
 STUBBED = sorted(p.stem for p in (ROOT / "engine").glob("*.pyi"))
 
 
 def package_tree(where):
     """A folder holding tuong/engine, tuong/protocol, tuong/tools: links to
-    the repository's folders (copies of the sources where links cannot be made)."""
+    the repository's folders (copies of the sources where links cannot be
+    made), and tuong/__init__.py, the top's (tuong.__version__)."""
     tuong = Path(where) / "tuong"
     tuong.mkdir(parents=True, exist_ok=True)
+    for name in TOP:
+        target = tuong / name
+        if not target.exists():
+            try:
+                os.symlink(ROOT / "tuong" / name, target)
+            except OSError:
+                shutil.copy2(ROOT / "tuong" / name, target)
     for name, folder in PACKAGES.items():
         target = tuong / name
         if target.exists():
@@ -65,6 +79,17 @@ def mypy_tree(tmp_path_factory):
 def test_check_api_type_checks(mypy_tree):
     done = run_mypy([CHECK_API], *mypy_tree)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_users_scripts_type_check_strictly(mypy_tree):
+    """`mypy --strict` on scripts written from the guide and the API pages as
+    a user writes them: no error, so no untyped function, missing stub name
+    or leaked Any of the library meets a strict user."""
+    assert [script.name for script in USER_SCRIPTS] == \
+        ["analyse_fen.py", "level_game.py", "rewrite_wxf.py"]
+    done = run_mypy(["--strict", *USER_SCRIPTS], *mypy_tree)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Success: no issues found in 3 source files" in done.stdout, done.stdout
 
 
 def test_the_whole_house_type_checks(mypy_tree):

@@ -1,6 +1,7 @@
 """The page's words in every language it offers: each English sentence the
-page shows (index.html's text and titles, app.js's t() calls and the server
-texts it translates) has a translation in vi, zh-Hans and zh-Hant, and each
+page shows (index.html's text and titles, the t() calls of its modules and
+the server texts it translates) has a translation in vi, zh-Hans and
+zh-Hant (one dictionary a language, static/i18n/<lang>.js), and each
 translation keeps its placeholders ({n}, {loser}, {0})."""
 import html.parser
 import json
@@ -12,9 +13,36 @@ LANGS = ("vi", "zh-Hans", "zh-Hant")
 
 
 def tables():
-    source = (STATIC / "i18n.js").read_text()
-    start = source.index("window.TUONG_I18N = ") + len("window.TUONG_I18N = ")
-    return json.loads(source[start:].rstrip().rstrip(";"))
+    """Each language's dictionary: static/i18n/<lang>.js, an ES module whose
+    default export is the table (JSON)."""
+    found = {}
+    for lang in LANGS:
+        source = (STATIC / "i18n" / f"{lang}.js").read_text()
+        start = source.index("export default ") + len("export default ")
+        found[lang] = json.loads(source[start:].rstrip().rstrip(";"))
+    return found
+
+
+def modules():
+    """The page's modules (static/*.js and below) but the dictionaries."""
+    return {path: path.read_text() for path in sorted(STATIC.rglob("*.js"))
+            if path.parent.name != "i18n"}
+
+
+def test_each_language_has_its_dictionary_and_the_same_words():
+    """One file a language, each loaded by i18n.js, each translating the
+    same English texts: a text missing in one language fails here."""
+    assert {path.stem for path in (STATIC / "i18n").glob("*.js")} == set(LANGS)
+    loader = (STATIC / "i18n.js").read_text()
+    for lang in LANGS:
+        assert re.search(rf"""^import \w+ from '\./i18n/{lang}\.js';$""", loader, re.M), lang
+    known = tables()
+    english = set(known["vi"])
+    assert len(english) > 300
+    for lang, table in known.items():
+        assert set(table) == english, (lang, sorted(english - set(table)),
+                                       sorted(set(table) - english))
+        assert all(isinstance(text, str) and text.strip() for text in table.values()), lang
 
 
 class _Words(html.parser.HTMLParser):
@@ -42,11 +70,10 @@ class _Words(html.parser.HTMLParser):
 
 def shown_sentences():
     """The page's English that must be translated (index.html and every
-    script but the dictionaries): texts of two words or more
+    module but the dictionaries): texts of two words or more
     (single words such as key names, notation names and the games' own names
     may stay as they are)."""
-    app = "\n".join(path.read_text() for path in sorted(STATIC.glob("*.js"))
-                     if path.name != "i18n.js")
+    app = "\n".join(modules().values())
     found = {m.group(2).replace("\\'", "'") for m in re.finditer(
         r"""\bt\(\s*(['"])((?:\\.|(?!\1).)*)\1""", app)}
     found |= {m.group(2).replace("\\'", "'") for m in re.finditer(   # server-texts.js
@@ -100,8 +127,8 @@ def test_traditional_chinese_is_traditional_throughout():
     # The page's own Chinese (the pieces, the river) too; and the server's
     # Chinese words (moves, notes, openings), where they come simplified,
     # are turned into traditional ones for every simplified-only character
-    # they use (app.js's displayText).
-    app = (STATIC / "app.js").read_text()
+    # they use (i18n.js's displayText).
+    app = "\n".join(modules().values())
     pieces = re.search(r"const CHINESE = \{(.*?)\};", app, re.S).group(1)
     assert not SIMPLIFIED_ONLY & set(pieces)
     source = re.search(r"const HANT_FROM = '(.*?)';", app).group(1)

@@ -137,13 +137,18 @@ def test_every_refusal_is_said_in_the_players_language(browser):
     samples = refusal_samples()
     assert len(samples) > 50 and any("too many pages open" in s for s in samples)
     for lang in ("zh-Hans", "zh-Hant", "vi"):
-        said = browser.execute_script("""
-            const table = window.TUONG_I18N[arguments[1]];
-            const t = (s, v) => { let o = table[s] || s;
-              for (const [k, x] of Object.entries(v || {})) o = o.split('{' + k + '}').join(x);
-              return o; };
-            return arguments[0].map((x) => window.TuongServerTexts.localize(x, t));""",
-                                      samples + SETUP_REFUSALS, lang)
+        # The page's own modules (the dictionary, server-texts.js), as it imports them.
+        said = browser.execute_async_script("""
+            const [texts, lang, done] = arguments;
+            Promise.all([import(`/static/i18n/${lang}.js`), import('/static/server-texts.js')])
+              .then(([words, server]) => {
+                const table = words.default;
+                const t = (s, v) => { let o = table[s] || s;
+                  for (const [k, x] of Object.entries(v || {})) o = o.split('{' + k + '}').join(x);
+                  return o; };
+                done(texts.map((x) => server.localize(x, t)));
+              }, (error) => done(String(error)));""", samples + SETUP_REFUSALS, lang)
+        assert isinstance(said, list), said
         untranslated = [s for s, out in zip(samples + SETUP_REFUSALS, said) if out == s]
         assert not untranslated, (lang, untranslated)
         if lang != "vi":

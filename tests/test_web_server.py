@@ -4,10 +4,12 @@ they started gone). Needs the `web` extra and the websockets client."""
 import asyncio
 import json
 import os
+import pathlib
 import re
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -71,16 +73,69 @@ def test_page_and_assets_are_served_locally(server):
     with urllib.request.urlopen(server.url, timeout=HANG) as response:
         page = response.read().decode()
         assert "default-src 'self'" in response.headers["Content-Security-Policy"]
-    assert "/static/app.js" in page
+    assert '<script type="module" src="/static/main.js">' in page
     # No asset from elsewhere: every src/href is a local path.
     for url in re.findall(r'(?:src|href)="([^"]+)"', page):
         assert (url.startswith("/") and not url.startswith("//")) or url.startswith("data:"), url
-    for name in ("app.js", "style.css"):
-        with urllib.request.urlopen(server.url + "static/" + name, timeout=HANG) as response:
-            body = response.read().decode()
-            assert "http://" not in body.replace("http://www.w3.org", "") and \
-                "https://" not in body.replace("https://www.w3.org", ""), name
+    with urllib.request.urlopen(server.url + "static/style.css", timeout=HANG) as response:
+        assert response.headers["Content-Type"].startswith("text/css")
+        assert_local(response.read().decode(), "style.css")
 
+
+def assert_local(body, name):
+    assert "http://" not in body.replace("http://www.w3.org", "") and \
+        "https://" not in body.replace("https://www.w3.org", ""), name
+
+
+# What a module imports (or exports from): `import x from './a.js'`,
+# `import { a,\n b } from './b.js'`, `import './c.js'`, `export { a } from './d.js'`.
+IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]"""
+                    r"""|^\s*import\s*['"]([^'"]+)['"]""", re.M)
+
+
+def test_every_module_is_served_as_javascript(server):
+    """The page's scripts are ES modules: a browser runs one only when it
+    comes as JavaScript. Every module the entry imports, and every module
+    those import, is served so, from here; and every script in static/ is
+    one of them (none is left over, none is loaded another way)."""
+    base = server.url + "static/"
+    waiting, seen = [base + "main.js"], set()
+    while waiting:
+        url = waiting.pop()
+        if url in seen:
+            continue
+        seen.add(url)
+        with urllib.request.urlopen(url, timeout=HANG) as response:
+            assert response.headers["Content-Type"].split(";")[0] == "text/javascript", \
+                (url, response.headers["Content-Type"])
+            assert response.headers["Cache-Control"] == "no-cache", url
+            body = response.read().decode()
+        assert_local(body, url)
+        for match in IMPORT.finditer(body):
+            target = match.group(1) or match.group(2)
+            assert target.startswith(("./", "../")), (url, target)   # no build step: paths
+            waiting.append(urllib.parse.urljoin(url, target))
+    static = pathlib.Path(__file__).resolve().parent.parent / "tools" / "web" / "static"
+    files = {base + path.relative_to(static).as_posix() for path in static.rglob("*.js")}
+    assert seen == files, (sorted(files - seen), sorted(seen - files))
+    assert len(seen) > 20
+
+
+
+def test_every_file_of_the_page_is_installed():
+    """pyproject.toml's package data names every file of static/ (a folder is
+    not matched by "*": the dictionaries in static/i18n/ are named apart), so
+    an installed tuong-web serves the same page as the repository's."""
+    import glob
+    import tomllib
+    web = pathlib.Path(__file__).resolve().parent.parent / "tools" / "web"
+    config = tomllib.loads((web.parent.parent / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["tuong.tools.web"]
+    installed = {pathlib.Path(found) for pattern in patterns
+                 for found in glob.glob(str(web / pattern), recursive=True)
+                 if os.path.isfile(found)}
+    files = {path for path in (web / "static").rglob("*") if path.is_file()}
+    assert files == installed, sorted(map(str, files - installed))
 
 def test_foreign_origin_is_refused(server):
     async def body():

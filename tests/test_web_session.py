@@ -20,7 +20,7 @@ START = Board().fen()
 
 class Page:
     """A session and what it sent, driven from one event loop. States are
-    taken in as the page takes them (app.js): the nodes they carry are kept,
+    taken in as the page takes them (static/tree.js): the nodes they carry are kept,
     and each state gets `moves` (the shown line, as node views) and `saved`
     (what the page would keep), to test against."""
 

@@ -77,7 +77,7 @@ class Judge:
         if (fen, move) not in self.after:
             board = Board(fen)
             board.push(move)
-            over = board.outcome() if board.is_game_over() else None
+            over = board.mover_outcome()
             if over is not None:                 # the game ends: for the side now to move
                 from tuong.engine.levels import MATE_SCORE
                 self.after[fen, move] = MATE_SCORE if over < 0 else -MATE_SCORE if over else 0
@@ -200,21 +200,17 @@ def play_game(fen, red, black, seed, max_plies=200):
     players = {"w": (red, Searcher(16, threads=1)), "b": (black, Searcher(16, threads=1))}
     moves = {"w": [0, 0], "b": [0, 0]}
     rules = Rules(max_plies=max_plies)
-    last_capture = 0
     while True:
-        ended = judge(board, rules, last_capture)
+        ended = judge(board, rules)
         if ended is not None:
-            result = ended[0]
+            result = ended.result
             return (1.0 if result == "1-0" else 0.0 if result == "0-1" else 0.5), moves
         side = board.fen().split()[1]
         level, searcher = players[side]
         move = choose_move(board.fen(), level, rng, searcher, board)
         moves[side][0] += levels.returns(move, board.move_stack)
         moves[side][1] += 1
-        taken = board.fen().split()[0]
         board.push(move)
-        if sum(c.isalpha() for c in board.fen().split()[0]) < sum(c.isalpha() for c in taken):
-            last_capture = board.ply
 
 
 def games(elos, count, seed=1, max_plies=200, stream=None):

@@ -14,19 +14,31 @@ In the spirit of python-chess's `chess.engine`, synchronous and small:
             for info in analysis:
                 if info.depth == 10:
                     break           # leaving the block stops the search
-        print(analysis.info.pv, analysis.result.move)
+        print(analysis.info.pv, analysis.wait().move)
+        analysis = engine.analyse((None, []), Limit(depth=8), multipv=3)
+        analysis.wait()                 # to the end of the search
+        for info in analysis.lines:     # the three best moves, best first
+            if info.score is not None:
+                print(info.pv[0], info.score.red(), info.score.black())
 
 One call at a time: every operation holds the engine's lock to its end, so
 calls from several threads take turns. analyse() returns an Analysis, the
 search's lifetime: iterate it for the Infos the engine prints; `info` is the
 latest main-line (multipv 1) Info, merged field by field as play() merges;
-`wait()` reads to the end of the search and returns its PlayResult (also
-`result` from then on); `stop()` stops the search and reads its move (safe to
-call twice); leaving a `with` block calls stop(). An analysis still running
-when the engine gets its next call (configure, new_game, play, analyse) is
-stopped first and its move kept out of that call's answer, so no command
-reaches an engine that is still searching. close() just ends the engine,
-and an open analysis with it.
+`lines` the latest Info of each line of a search of several
+(`analyse(..., multipv=N)`, best first); `wait()` reads to the end of the
+search and returns its PlayResult (also `result` from then on); `stop()`
+stops the search and reads its move (safe to call twice); leaving a `with`
+block calls stop(). An analysis still running when the engine gets its next
+call (configure, new_game, play, analyse) is stopped first and its move
+kept out of that call's answer, so no command reaches an engine that is
+still searching. close() just ends the engine, and an open analysis with it.
+
+Scores are from the side to move in the position searched, in every
+dialect (`Info.cp`, `Info.mate`); `Info.score` is a PovScore that knows that
+side (`Info.turn`, filled by the client from the position it sent), so
+`info.score.red()` is Red's view whoever moves, as python-chess's
+`PovScore.white()`.
 
 A position is `(start FEN or None for the initial position, [moves])`.
 Callers always see moves as a0-i9 (files a-i from Red's left, ranks 0-9
@@ -57,12 +69,15 @@ does not lose the rest.
 Notes per dialect (how the engines in /usr/games behave; tests/test_client.py
 plays each):
 
-- UCI: `setoption name UCI_Variant value xiangqi` when the option exists.
+- UCI: `setoption name UCI_Variant value xiangqi` when the option exists;
+  `analyse(..., multipv=N)` sets `MultiPV` for its search.
 - UCCI: `ucci`/`ucciok`, `setoption <name> <value>`, `go time .. increment
   .. opptime .. oppincrement ..`. The spec counts time in seconds unless the
   engine declares `usemillisec` (we switch it on). Fairy-Stockfish 11 reads
   milliseconds without declaring the option, so it gets milliseconds too.
-  There is no movetime in UCCI: we send `go time T movestogo 1`.
+  There is no movetime in UCCI: we send `go time T movestogo 1`. MultiPV
+  only where the engine declares the option (Fairy-Stockfish; tuong's UCCI
+  has none, so more than one line raises UnsupportedError).
 - xboard: `xboard`, `protover 2`, features until `done=1` (2 s for an
   engine that sends none), then per game `new`, `variant xiangqi`, `force`,
   `post`, `easy`; moves are sent incrementally in force mode, `ping` after
@@ -71,7 +86,11 @@ plays each):
   fraction of an `st` time (and moves at once below 1 s), and it ignores
   `?` and SIGINT while it thinks, so stopping an analysis ends it (any
   engine that does not stop within STOP_GRACE is ended; its next call
-  raises EngineTerminated saying why). xboard has no node limit.
+  raises EngineTerminated saying why). xboard has no node limit and no
+  MultiPV (more than one line raises UnsupportedError). Its thinking
+  output scores from the engine's side, which is the side to move: the
+  client only has an engine think on its own move (`go`), never in
+  `analyze` mode, so `Info.turn` is the side to move here too.
 - Fairy-Stockfish writes ranks 1-10 over UCI only; over UCCI and xboard it
   writes 0-9 (xboard numbers the ranks of a 10-rank board from 0). Over
   xboard, version 11 keeps an `sd` depth limit after `new` (the protocol
@@ -84,8 +103,8 @@ from tuong.protocol.client.analysis import Analysis
 from tuong.protocol.client.common import (
     QUIT_GRACE, SEARCH_TIMEOUT, START_FEN, STARTUP_TIMEOUT, STOP_GRACE, SYNC_TIMEOUT, EngineError,
     EngineProtocolError, EngineTerminated, EngineTimeout, Info, Limit, PlayResult, Position,
-    PositionRefused, Protocol, UnsupportedError, engine_fen, from_engine_move, red_to_move,
-    to_engine_move)
+    PositionRefused, PovScore, Protocol, Score, Side, UnsupportedError, engine_fen,
+    from_engine_move, red_to_move, to_engine_move)
 from tuong.protocol.client.engine import Engine, close_all
 from tuong.protocol.client.ucci import UcciEngine
 from tuong.protocol.client.uci import UciEngine
@@ -93,8 +112,8 @@ from tuong.protocol.client.xboard import XboardEngine
 
 __all__ = [
     "Analysis", "Engine", "EngineError", "EngineProtocolError", "EngineTerminated",
-    "EngineTimeout", "Info", "Limit", "PlayResult", "Position", "PositionRefused", "Protocol",
-    "QUIT_GRACE", "SEARCH_TIMEOUT",
+    "EngineTimeout", "Info", "Limit", "PlayResult", "Position", "PositionRefused", "PovScore",
+    "Protocol", "QUIT_GRACE", "SEARCH_TIMEOUT", "Score", "Side",
     "START_FEN", "STARTUP_TIMEOUT", "STOP_GRACE", "SYNC_TIMEOUT", "UcciEngine", "UciEngine",
     "UnsupportedError", "XboardEngine", "close_all", "engine_fen", "from_engine_move",
     "open_engine", "red_to_move", "to_engine_move",
@@ -119,7 +138,12 @@ def open_engine(command: Union[str, Sequence[str]],
     PATH (a virtual environment that is not activated), starts the tuong of
     the running interpreter: `[sys.executable, "-m", "tuong.protocol"]`.
     `protocol` is one of `"uci"`, `"ucci"`, `"xboard"` (ValueError for
-    another)."""
+    another).
+
+    Returns the Engine, its handshake done. Raises EngineTerminated when
+    the program cannot be started or exits, EngineTimeout when it does not
+    finish its handshake within `startup_timeout` seconds, UnsupportedError
+    when it cannot play Xiangqi (see Engine)."""
     classes = {"uci": UciEngine, "ucci": UcciEngine, "xboard": XboardEngine}
     if protocol not in classes:
         raise ValueError(f"unknown protocol {protocol!r}: use uci, ucci or xboard")

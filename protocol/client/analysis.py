@@ -2,10 +2,10 @@
 that reads it, stops it and settles it, for every dialect."""
 import threading
 import time
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Dict, List, Optional
 
 from tuong.protocol.client.common import (STOP_GRACE, WAKE, EngineError, EngineTerminated,
-                                          Info, PlayResult)
+                                          Info, PlayResult, Side)
 
 if TYPE_CHECKING:
     from tuong.protocol.client.engine import Engine
@@ -25,17 +25,37 @@ class Analysis:
     with engine.analyse((None, []), Limit(depth=6)) as analysis:
         for info in analysis:
             print(info.depth, info.cp, info.pv[:3])
-    print(analysis.result.move)
+    result = analysis.wait()           # the PlayResult (analysis.result: None while it runs)
+    print(result.move)
+    ```
+
+    A search of several lines (`analyse(..., multipv=3)`) keeps the latest
+    Info of each in `lines`, best first; `wait()` then `lines` is the
+    blocking form:
+
+    ```python
+    analysis = engine.analyse((None, []), Limit(depth=6), multipv=3)
+    analysis.wait()
+    for info in analysis.lines:
+        if info.score is not None:     # None until the engine gave a score
+            print(info.multipv, info.pv[0], info.score.red())
     ```
     """
 
-    def __init__(self, engine: "Engine", deadline: float) -> None:
+    def __init__(self, engine: "Engine", deadline: float, turn: Optional[Side] = None) -> None:
         self.engine = engine
         """The engine searching."""
+        self.turn: Optional[Side] = turn
+        """The side to move in the position searched (`"red"` or `"black"`),
+        given to every Info of the search as its `turn`."""
         self.result: Optional[PlayResult] = None   # once the engine has moved
         """The search's PlayResult once the engine has moved (after the
         iteration ends, wait() or stop()); None before."""
-        self._info = Info()
+        self._info = Info(turn=turn)
+        # The latest Info of each line, by its multipv. Never changed once made:
+        # _add_line makes the next one whole, so `lines`, read from any thread
+        # while the search runs, sees one or the other, never one being made.
+        self._lines: Dict[int, Info] = {}
         self._deadline = deadline
         self._started = time.monotonic()
         self._running = True
@@ -50,6 +70,21 @@ class Analysis:
     def info(self) -> Info:
         """The latest main-line (multipv 1) Info, merged field by field."""
         return self._info
+
+    @property
+    def lines(self) -> List[Info]:
+        """The latest Info of each line of the search, best first (multipv
+        1, 2, ...; the engine ranks them), each merged field by field as
+        `info` is; the first is `info`. As many as `multipv` asked once the
+        engine has reported them (fewer if the position has fewer legal
+        moves); a line whose first move a better line has taken since it was
+        reported (a search stopped mid-iteration) is left out until reported
+        again, so no two lines start with the same move. Only lines with a
+        score or a pv count: empty before the first. Search to the end with
+        `wait()` (or iterate) before reading it for the final lines; another
+        thread may read it while one reads the search."""
+        lines = self._lines                 # one whole set of lines (see _add_line)
+        return [lines[k] for k in sorted(lines)]
 
     def __iter__(self) -> "Analysis":
         return self
@@ -153,9 +188,28 @@ class Analysis:
                 # such answer, so that no line of this search is taken as
                 # the next search's.
                 self.engine._sync()
-        elif isinstance(item, Info) and item.multipv in (None, 1):
-            self._info = self._info.merged(item)
+        elif isinstance(item, Info):
+            item.turn = self.turn
+            self._add_line(item)
         return item
+
+    def _add_line(self, item: Info) -> None:
+        """Merge an Info into its line (multipv 1 when it says none) and
+        `info`; a line reported with a pv leaves out the worse lines that
+        start with its first move (they are older)."""
+        number = item.multipv or 1
+        if number == 1:
+            self._info = merged = self._info.merged(item)
+        else:
+            merged = self._lines.get(number, Info(turn=self.turn)).merged(item)
+        lines = dict(self._lines)           # a new set, put in place when whole
+        if merged.pv or merged.cp is not None or merged.mate is not None:
+            lines[number] = merged
+        if item.pv:
+            for other in [k for k, line in lines.items()
+                          if k > number and line.pv[:1] == item.pv[:1]]:
+                del lines[other]
+        self._lines = lines
 
     def _end(self):
         self._running = False

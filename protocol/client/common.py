@@ -1,6 +1,7 @@
 """What the engine client's parts and its callers share: the search limit,
 the parsed output, the errors, the deadlines, and moves and positions as
 each engine writes them."""
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import List, Literal, Optional, Tuple
@@ -10,6 +11,9 @@ START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0
 Protocol = Literal["uci", "ucci", "xboard"]
 """The dialect an engine speaks, as `open_engine` takes it: a type checker
 rejects any other text (`"UCI"`), which raises ValueError at run time."""
+Side = Literal["red", "black"]
+"""A side of the board, as `Info.turn` and `PovScore` name it: `"red"` (who
+moves first, `w` in a FEN) or `"black"`."""
 Position = Tuple[Optional[str], List[str]]
 """A position as the client sends it: `(start FEN, moves)`. The FEN is None
 for the initial position; the moves (a0-i9 text, `"h2e2"`) are played from it."""
@@ -92,10 +96,159 @@ class Limit:
     only; `Engine.play` raises ValueError."""
 
 
+@functools.total_ordering
+@dataclass(frozen=True, eq=True)
+class Score:
+    """A score from one side's point of view, as python-chess's
+    `chess.engine.Score`: centipawns (`cp`) or a mate (`mate`). Scores
+    compare as the side whose view they are would rank them: a mate it
+    gives above any centipawns, sooner above later; a mate it gets below
+    any, later above sooner. `-score` is the same score seen by the other
+    side.
+
+    ```python
+    Score(cp=35).score()                    # 35
+    Score(mate=3).score(mate_score=10000)   # 9997
+    Score(mate=-2) < Score(cp=-900) < Score(mate=5) < Score(mate=1)   # True
+    -Score(mate=3) == Score(mate=-3)        # True
+    ```
+
+    Raises ValueError unless exactly one of `cp` and `mate` is given (`mate`
+    for `mate_given`).
+    """
+    cp: Optional[int] = None
+    """Centipawns (positive: good for this side); None for a mate."""
+    mate: Optional[int] = None
+    """Mate in this many moves: positive, this side mates; negative, it is
+    mated; 0, it is mated on the board (no move left). None without a mate."""
+    mate_given: bool = False
+    """True for the side that has mated (the other side's `mate` 0): then
+    `mate` is 0 and the score is the best there is."""
+
+    def __post_init__(self) -> None:
+        if (self.cp is None) == (self.mate is None):
+            raise ValueError(f"a Score is centipawns or a mate, one of them: cp={self.cp!r}, "
+                             f"mate={self.mate!r}")
+        if self.mate_given and self.mate != 0:
+            raise ValueError(f"mate_given is a mate delivered: mate 0, not {self.mate!r}")
+
+    def is_mate(self) -> bool:
+        """Whether this is a mate score (given or got)."""
+        return self.mate is not None
+
+    def score(self, mate_score: Optional[int] = None) -> Optional[int]:
+        """The score as one number: the centipawns; a mate is None unless
+        `mate_score` is given, then `mate_score - N` for a mate in N (the
+        sooner, the higher), `-mate_score + N` for being mated in N, and
+        `mate_score` (`-mate_score`) for a mate given (got) on the board."""
+        if self.cp is not None:
+            return self.cp
+        if mate_score is None:
+            return None
+        assert self.mate is not None
+        if self.mate_given:
+            return mate_score
+        return mate_score - self.mate if self.mate > 0 else -mate_score - self.mate
+
+    def __neg__(self) -> "Score":
+        if self.cp is not None:
+            return Score(cp=-self.cp)
+        if self.mate == 0:
+            return Score(mate=0, mate_given=not self.mate_given)
+        assert self.mate is not None
+        return Score(mate=-self.mate)
+
+    def _rank(self) -> Tuple[int, int]:
+        """A key that orders scores from worst to best for this side."""
+        if self.cp is not None:
+            return (2, self.cp)
+        assert self.mate is not None
+        if self.mate_given:
+            return (4, 0)
+        if self.mate > 0:
+            return (3, -self.mate)
+        return (1, -self.mate) if self.mate < 0 else (0, 0)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Score):
+            return NotImplemented
+        return self._rank() < other._rank()
+
+    def __str__(self) -> str:
+        if self.cp is not None:
+            return f"{self.cp:+d}"
+        if self.mate_given:
+            return "#+0"
+        return f"#{self.mate:+d}" if self.mate else "#-0"
+
+
+_SIDES: dict[object, Side] = {"red": "red", "black": "black", "w": "red", "b": "black"}
+
+
+def _side(color: object, what: str) -> Side:
+    """`color` as a Side: "red" or "black" as they are, a FEN's "w" or "b" as
+    those; ValueError for anything else (`what` names it)."""
+    try:
+        return _SIDES[color]
+    except (KeyError, TypeError):           # TypeError: not even text (a list)
+        raise ValueError(f"{what} is 'red' or 'black' ('w' or 'b'), not {color!r}") from None
+
+
+@dataclass(frozen=True)
+class PovScore:
+    """A score and the side whose view it is, as python-chess's `PovScore`:
+    `relative` is from the side to move in the position searched (`turn`),
+    as every engine reports it; `red()`, `black()` and `pov(side)` give it
+    from a side of your choosing. A side is `"red"` or `"black"`, or as a
+    FEN, `Board.turn` and `Outcome.winner` write it, `"w"` (Red) or `"b"`
+    (Black): `turn` is kept as `"red"` or `"black"`.
+
+    ```python
+    score = PovScore(Score(cp=-40), "black")    # Black to move, 40 cp down
+    score.red(), score.black()                 # Score(cp=40), Score(cp=-40)
+    score.pov("w")                             # Score(cp=40): board.turn's view
+    ```
+
+    Raises ValueError for a `turn` other than `"red"`, `"black"`, `"w"` and `"b"`.
+    """
+    relative: Score
+    """The score from the side to move's point of view, as the engine gave it."""
+    turn: Side
+    """The side to move in the position searched: `"red"` or `"black"` (given
+    as `"w"` or `"b"`, it is kept as the name)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "turn", _side(self.turn, "turn"))
+
+    def pov(self, color: Literal["red", "black", "w", "b"]) -> Score:
+        """The score from `color`'s point of view: `"red"` or `"black"`, or
+        `"w"` or `"b"` as `Board.turn` and `Outcome.winner` write them
+        (`info.score.pov(board.turn)`); ValueError for another."""
+        return self.relative if _side(color, "a side") == self.turn else -self.relative
+
+    def red(self) -> Score:
+        """The score from Red's point of view (positive: good for Red)."""
+        return self.pov("red")
+
+    def black(self) -> Score:
+        """The score from Black's point of view (positive: good for Black)."""
+        return self.pov("black")
+
+    def is_mate(self) -> bool:
+        """Whether this is a mate score."""
+        return self.relative.is_mate()
+
+    def __str__(self) -> str:
+        return f"{self.relative} ({self.turn} to move)"
+
+
 @dataclass
 class Info:
     """One parsed `info` (or xboard thinking) line; absent fields stay None.
-    Scores are from the engine's side to move; `time` is in seconds."""
+    `cp` and `mate` are from the side to move in the position searched
+    (`turn`), in every dialect (xboard's thinking output too: the engine
+    thinks for the side to move); `score` gives them with that side, to
+    read from Red's or Black's view. `time` is in seconds."""
     depth: Optional[int] = None
     """The depth reached, in plies."""
     seldepth: Optional[int] = None
@@ -121,6 +274,26 @@ class Info:
     """The principal variation: moves as a0-i9 text, from the searched position."""
     string: Optional[str] = None
     """The text of an `info string` line (UCI, UCCI), else None."""
+    turn: Optional[Side] = None
+    """The side to move in the position searched (`"red"` or `"black"`),
+    whose view `cp` and `mate` are from: the client fills it from the
+    position it sent; None for an Info made otherwise."""
+
+    @property
+    def score(self) -> Optional[PovScore]:
+        """The score (`cp` or `mate`) with the side whose view it is
+        (`turn`): `info.score.red()` is Red's view. None without a score or
+        without `turn`.
+
+        ```python
+        info = Info(cp=-40, turn="black")
+        info.score.red().score()           # 40
+        ```
+        """
+        if self.turn is None or (self.cp is None and self.mate is None):
+            return None
+        relative = Score(mate=self.mate) if self.mate is not None else Score(cp=self.cp)
+        return PovScore(relative, self.turn)
 
     def merged(self, newer: "Info") -> "Info":
         """This info updated by the fields that `newer` (a later line's Info)

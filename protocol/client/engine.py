@@ -19,7 +19,7 @@ from tuong.protocol.client.analysis import Analysis
 from tuong.protocol.client.common import (
     _GAME_MOVE, QUIT_GRACE, SEARCH_TIMEOUT, STARTUP_TIMEOUT, WAKE, EngineError, EngineProtocolError,
     EngineTerminated, EngineTimeout, Limit, PlayResult, Position, PositionRefused, Protocol,
-    UnsupportedError, engine_fen, from_engine_move, red_to_move)
+    UnsupportedError, _int, engine_fen, from_engine_move, red_to_move)
 
 _LIVE: "weakref.WeakSet[Engine]" = weakref.WeakSet()   # every started engine, for close_all()
 _E = TypeVar("_E", bound="Engine")
@@ -103,6 +103,12 @@ class Engine:
         # end under one hold, and a call ends the open analysis under its own.
         self._busy = threading.RLock()
         self._analysis = None               # the search not yet over, if any
+        # MultiPV: the engine's own value (what configure() set and the engine
+        # took; None: never set, its declared default or 1), and the one
+        # analyse(multipv=) set for its search, until set back (None: the
+        # engine holds its own).
+        self._own_multipv: Any = None
+        self._search_multipv: Optional[int] = None
         # (arrival time, line), None at EOF
         self._lines: "queue.Queue[Optional[Tuple[float, str]]]" = queue.Queue()
         try:
@@ -140,11 +146,26 @@ class Engine:
         with self._operation():
             for name in options:
                 self._option(name)
+            refusals: List[str] = []
+            unsynced = False                # options sent since the last sync
             for name, value in options.items():
+                lines = name.lower() == "multipv"
+                if lines and unsynced:      # the refusals of the options before it
+                    refusals += self._refusals()
                 self._setoption(name, value)
+                unsynced = True
                 if name.lower() == "uci_variant":
                     self.variant = str(value).lower()
-            refusals = [line.strip() for line in self._sync() if self._refusal(line)]
+                if lines:
+                    # A sync of its own: the value becomes the engine's own (what a
+                    # search of other lines sets back) only if the engine takes it; a
+                    # refused one leaves the engine's value as it was.
+                    refused = self._refusals()
+                    refusals += refused
+                    unsynced = False
+                    if not refused:
+                        self._own_multipv, self._search_multipv = value, None
+            refusals += self._refusals()
         if refusals:
             raise UnsupportedError(f"{self.name} refused an option: {'; '.join(refusals)}")
 
@@ -174,13 +195,28 @@ class Engine:
             return self._start(position, limit, timeout).wait()
 
     def analyse(self, position: Position, limit: Limit,
-                timeout: Optional[float] = None) -> Analysis:
+                timeout: Optional[float] = None,
+                multipv: Optional[int] = None) -> Analysis:
         """Start searching `position`, `(start FEN or None, moves)`, within
         `limit`; returns the Analysis to read it from (iterate it for each
         Info) and stop it. `timeout` as for play(); an infinite limit runs
-        until stopped. Raises as play() does, except for the infinite
-        limit."""
-        return self._start(position, limit, timeout)
+        until stopped.
+
+        `multipv` asks for that many lines, the best moves each with its
+        own score and pv (`Analysis.lines`, best first): the engine's
+        MultiPV option is set for this search, and set back to its own
+        value (what configure() gave it, if the engine took it; else its
+        declared default, or 1 where it declares none) before the next
+        search without `multipv`. UCI engines have the option; a UCCI
+        engine only if it declares one (Fairy-Stockfish and tuong do,
+        ElephantEye does not); xboard has none. Raises ValueError for a `multipv` below 1,
+        UnsupportedError (the engine stays usable) for more than one line
+        from an engine without the option, or more than it declares it
+        takes; otherwise as play() does, except for the infinite limit."""
+        if multipv is not None and (isinstance(multipv, bool) or not isinstance(multipv, int)
+                                    or multipv < 1):
+            raise ValueError(f"multipv is a number of lines, 1 or more: not {multipv!r}")
+        return self._start(position, limit, timeout, multipv)
 
     def close(self) -> None:
         """Ask the engine to quit, then terminate and kill it if it does not;
@@ -388,21 +424,79 @@ class Engine:
                 f"{self.name} refused the position ({fen or 'the initial position'}, "
                 f"{len(moves)} moves): {'; '.join(line.strip() for line in refusals)}")
 
-    def _start(self, position, limit, timeout):
+    def _start(self, position, limit, timeout, multipv=None):
         """Send a search; the Analysis that reads it. A dialect provides
         _prepare_search (commands up to `go`; returns the go line),
         _search_line (a line -> Info, PlayResult or None) and stop_command.
         A position refused (_check_position, or by the engine) raises
-        PositionRefused and sends no `go`."""
+        PositionRefused and sends no `go`; `multipv` lines the engine cannot
+        give, UnsupportedError (_lines_option)."""
         self._check_position(position)
         with self._operation():
+            self._set_lines(multipv)
             go = self._prepare_search(position, limit)
             deadline = self._deadline(position, limit, timeout)
             self._send(go)
             # Open until its move, even for play(): a play() interrupted
             # (Ctrl-C) leaves a search that the next call must stop.
-            self._analysis = Analysis(self, deadline)
+            self._analysis = Analysis(self, deadline,
+                                      "red" if red_to_move(position) else "black")
             return self._analysis
+
+    def _lines_option(self, multipv):
+        """The engine's MultiPV option as declared, `(name, declaration)`, for
+        a search of `multipv` lines; None when it has none and one line is
+        asked. UnsupportedError for more lines than the engine can give."""
+        found = self.options.get("multipv")
+        if found is None:
+            if multipv > 1:
+                raise UnsupportedError(f"{self.name} has no MultiPV option: it searches one "
+                                       f"line, not {multipv}")
+            return None
+        words = found[1]
+        if "max" in words[:-1] and _int(words[words.index("max") + 1]) is not None \
+                and multipv > int(words[words.index("max") + 1]):
+            raise UnsupportedError(f"{self.name} searches at most "
+                                   f"{words[words.index('max') + 1]} lines (MultiPV), "
+                                   f"not {multipv}")
+        return found
+
+    def _set_lines(self, multipv):
+        """Set MultiPV for a search of `multipv` lines (None: the engine's
+        own value, set back if a search changed it). A value the engine
+        refuses raises UnsupportedError."""
+        if multipv is None and self._search_multipv is None:
+            return
+        option = self._lines_option(multipv or 1)
+        if option is None:
+            return
+        name, words = option
+        own = self._own_multipv
+        if own is None:
+            own = _int(words[words.index("default") + 1]) \
+                if "default" in words[:-1] else None
+        current = self._search_multipv if self._search_multipv is not None else own
+        if multipv is None:                     # set back the engine's own value
+            self._search_multipv = None
+            if own is None:                     # none declared, none configured: one line,
+                own = 1                         # what a search without `multipv` asks for
+            if current != own:
+                self._setoption(name, own)
+                self._lines_refused()
+            return
+        if multipv != current:
+            self._search_multipv = multipv
+            self._setoption(name, multipv)
+            self._lines_refused()
+
+    def _refusals(self):
+        """Sync; the lines read before the answer that refuse an option (stripped)."""
+        return [line.strip() for line in self._sync() if self._refusal(line)]
+
+    def _lines_refused(self):
+        refusals = self._refusals()
+        if refusals:
+            raise UnsupportedError(f"{self.name} refused MultiPV: {'; '.join(refusals)}")
 
     def _deadline(self, position, limit, timeout):
         """A search's deadline: the caller's timeout, else one from the limit."""

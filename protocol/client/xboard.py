@@ -190,6 +190,14 @@ class XboardEngine(Engine):
                          f"otim {max(0, round((opp or 0) * 100))}"]
         return commands
 
+    def _lines_option(self, multipv):
+        """xboard has no MultiPV: its thinking output is the main line alone.
+        More than one line raises UnsupportedError; one needs nothing."""
+        if multipv > 1:
+            raise UnsupportedError(f"{self.name}: xboard has no MultiPV (its thinking output "
+                                   f"is one line), not {multipv} lines")
+        return None
+
     stop_command = "?"
     """What stops a search: `?` (move now)."""
 

@@ -1,7 +1,9 @@
 """One game between two engines, judged by our own rules (engine.board),
 never by what the engines say.
 
-Rules applied after every move, in this order:
+Rules applied after every move, in this order (2-4 are Board.outcome()'s,
+engine/board.pyx, which judge() calls: a script that asks a Board how its
+game ended gets the referee's answer):
   1. The move must be legal (Board.legal_moves); otherwise the mover forfeits.
   2. A side with no legal move loses ("checkmate" if in check, else
      "stalemate": in Xiangqi that is a loss too).
@@ -14,7 +16,8 @@ Rules applied after every move, in this order:
      chase throughout loses (perpetual chase); anything else draws. Rules
      "check-only" judge perpetual check alone.
   4. Move-count draws: `max_plies` in the game (300 by default, book moves
-     included) or `no_capture_plies` plies without a capture (120).
+     included) or `no_capture_plies` plies without a capture (120: the
+     board's halfmove clock, which counts from the start FEN's).
   5. Optional adjudication by agreed scores (cutechess's -resign / -draw).
 Engine failures are forfeits with their reason: illegal move, a crash, a
 move later than the clock allows (time forfeit), no answer at all under a
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from tuong.engine.board import Board
+from tuong.engine.outcome import NO_CAPTURE_PLIES, Outcome, loss_for
 from tuong.protocol.client import (EngineProtocolError, EngineTerminated, EngineTimeout,
                              Limit)
 
@@ -118,8 +122,8 @@ class Rules:
     `"check-only"` (perpetual check alone)."""
     max_plies: int = 300
     """A draw when the game reaches this many plies, book moves included."""
-    no_capture_plies: int = 120
-    """A draw after this many plies without a capture."""
+    no_capture_plies: int = NO_CAPTURE_PLIES
+    """A draw after this many plies without a capture (Board.halfmove_clock)."""
     resign_movecount: Optional[int] = None     # -resign movecount=N score=S
     """Adjudicate a loss after this many moves of agreed scores (None: never)."""
     resign_score: int = 0
@@ -195,15 +199,6 @@ class Game:
         return self
 
 
-def loss_for(side: str) -> str:
-    """The result of a loss for `side` (`"w"` or `"b"`): `"0-1"` or `"1-0"`."""
-    return "0-1" if side == RED else "1-0"
-
-
-def _pieces(board):
-    return sum(c.isalpha() for c in board.fen().split()[0])
-
-
 def _mover_score(info):
     """An engine's score in centipawns, mates as +-MATE_CP, or None."""
     if info.mate is not None:
@@ -211,28 +206,14 @@ def _mover_score(info):
     return info.cp
 
 
-def judge(board: Board, rules: Rules,
-          last_capture: int) -> Optional[Tuple[str, str, str]]:
-    """(result, termination, reason) if the position on `board` (after its
-    last move) ends the game by rules 2-4 above, else None. `last_capture`
-    is the ply of the last capture (0 if none); `rules` gives the move-count
-    limits (the board's own `rules` the repetition rules). The termination
-    is `checkmate`, `stalemate`, `repetition`, `perpetual check`,
-    `perpetual chase` or `move limit`."""
-    side, plies = board.turn, board.ply
-    if board.is_game_over():
-        winner = SIDE_NAME[RED if side == BLACK else BLACK]
-        if board.in_check():
-            return loss_for(side), "checkmate", f"{winner} mates"
-        return loss_for(side), "stalemate", f"{SIDE_NAME[side]} has no legal move and loses"
-    verdict = board.repetition_verdict()
-    if verdict is not None:
-        return verdict["result"], verdict["rule"], verdict["reason"]
-    if plies >= rules.max_plies:
-        return "1/2-1/2", "move limit", f"Draw by the {rules.max_plies}-ply limit"
-    if plies - last_capture >= rules.no_capture_plies:
-        return "1/2-1/2", "move limit", f"Draw: {rules.no_capture_plies} plies without a capture"
-    return None
+def judge(board: Board, rules: Rules) -> Optional[Outcome]:
+    """The Outcome (result, termination, reason: a NamedTuple) if the
+    position on `board` (after its last move) ends the game by rules 2-4
+    above, else None: `board.outcome()` with the move-count limits of
+    `rules` (the board's own `rules` are the repetition rules). The
+    termination is `checkmate`, `stalemate`, `repetition`, `perpetual
+    check`, `perpetual chase` or `move limit`."""
+    return board.outcome(no_capture_plies=rules.no_capture_plies, max_plies=rules.max_plies)
 
 
 class Referee:
@@ -265,8 +246,6 @@ class Referee:
         self.scores: Dict[str, List[Optional[int]]] = {RED: [], BLACK: []}
         """Each side's engine's own scores (centipawns, mates as +-MATE_CP), for
         adjudication."""
-        self.last_capture = 0             # ply index of the last capture
-        """The ply of the last capture (0 if none)."""
         for move in book:
             self._push(move)
             self.game.moves.append(MoveRecord(move, book=True))
@@ -355,16 +334,13 @@ class Referee:
         return True
 
     def _push(self, move):
-        before = _pieces(self.board)
         self.board.push(move)               # ValueError for a bad book move
-        if _pieces(self.board) != before:
-            self.last_capture = self.board.ply
 
     # -- the rules ----------------------------------------------------------
 
     def _judge_position(self):
         """Finish the game if the position (after the last move) ends it."""
-        verdict = judge(self.board, self.rules, self.last_capture)
+        verdict = judge(self.board, self.rules)
         if verdict:
             self.game.finish(*verdict)
             return True

@@ -39,7 +39,7 @@ from tuong.tools.records.notation import Notation
 from tuong.tools import records
 from tuong.tools.cli import ArgumentParser, check_output, integer, plural, quiet_broken_pipe, real
 
-SCALE = 588                     # centipawns; tuong-train's fitted K (docs/guide/network.md)
+SCALE = 588                     # centipawns; tuong-train's fitted K (docs/measurements/network.md)
 """The scale of the expected score, 588 centipawns: a score of `cp` expects
 `1 / (1 + exp(-cp / 588))` of a point (tuong-train's fitted K)."""
 MARKS = (("??", 0.15), ("?", 0.10), ("?!", 0.05))
@@ -199,7 +199,7 @@ def annotate_game(record: records.Record, searches: dict[tuple[int, int], Search
         if played_facts.no_reply:        # the opponent has lost: as good as a mate
             after_mover = ("mate", 1)
         elif played_facts.verdict:       # the rules end the game here
-            result = played_facts.verdict["result"]
+            result = played_facts.verdict.result
             after_mover = ("cp", 0) if result == "1/2-1/2" else \
                 ("mate", 1 if (result == "1-0") == red else -1)
         else:
@@ -210,7 +210,7 @@ def annotate_game(record: records.Record, searches: dict[tuple[int, int], Search
         if played_facts.no_reply:        # shown as the result, not as a mate in 0 or 1
             after_red = ("end", "1-0" if red else "0-1")
         elif played_facts.verdict:
-            after_red = ("end", played_facts.verdict["result"])
+            after_red = ("end", played_facts.verdict.result)
         differs = now.best is not None and now.best != move
         loss = max(0.0, expected(now.score) - expected(after_mover)) if differs else 0.0
         cp_loss = min(CP_CAP, max(0, centipawns(now.score) - centipawns(after_mover))) \

@@ -25,6 +25,7 @@ import dataclasses
 from typing import Optional
 
 from tuong.engine.board import Board
+from tuong.engine.outcome import Verdict
 from tuong.engine.rows import xiangqi_squares
 from tuong.tools.records import notation as notations
 
@@ -180,7 +181,7 @@ class Facts:
     mate_threat: Optional[str] = None   # a move the mover threatens that leaves no reply
     mate_threat_check: bool = False # ... and gives check: a mate, not a stalemate
     saved: list = dataclasses.field(default_factory=list)     # [(kind, square now, moved?)]
-    verdict: Optional[dict] = None  # Board.repetition_verdict() after the move
+    verdict: Optional[Verdict] = None   # Board.repetition_verdict() after the move
 
 
 def _pieces(fen):
@@ -365,9 +366,9 @@ def _why(f, lang):
     return words["why_and"].join(bits) or words["why_else"]
 
 
-def _verdict(verdict, lang):
+def _verdict(verdict: Verdict, lang):
     """The repetition rule's verdict (Board.repetition_verdict()) as a sentence."""
     words = TEMPLATES[lang]
-    loser = NAMES[lang]["red" if verdict["result"] == "0-1" else "black"]
-    return words.get(verdict["rule"], words["repetition"]).format(reason=verdict["reason"],
-                                                                  loser=loser)
+    loser = NAMES[lang]["red" if verdict.result == "0-1" else "black"]
+    return words.get(verdict.rule, words["repetition"]).format(reason=verdict.reason,
+                                                               loser=loser)

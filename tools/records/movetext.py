@@ -4,7 +4,7 @@ its comments, marks and variations (nested), the result.
 Tolerant of what real files hold: tag values with bare quotes inside, moves
 in full-width characters, footers after a result (XQWizard's), comments
 before a game's tags (a file's "; exported by ..."), move numbers in any
-digits. tools/records/__init__.py reads the moves on a board.
+digits. tools/records/reading.py reads the moves on a board.
 """
 import dataclasses
 import re

@@ -104,7 +104,14 @@ def first_move_number(fen: str | None) -> int:
 def format_game(game: PlayedGame, round_: int | str = 1, event: str = "tuong-match",
                 site: str = "?", date: datetime.date | None = None) -> str:
     """A finished game (a match referee's Game) as PGN text, ending with a
-    blank line."""
+    blank line: the tags Event, Site, Date, Round, White (Red's player) and
+    Black, Result, Variant, FEN and SetUp when the game did not start from
+    the initial position, the time control (one per side at odds), PlyCount
+    and Termination; then the moves in a0-i9 coordinates, each followed by a
+    `{score/depth time}` comment as cutechess writes it, and the reason the
+    game ended as a last comment. Red is `White` here, as the match tools
+    (cutechess, XBoard) read it; `format_pgn` writes a Record with
+    `[Red]`."""
     date = date or datetime.date.today()
     tags: list[tuple[str, str | None]] = [
         ("Event", event), ("Site", site), ("Date", date.strftime("%Y.%m.%d")),

@@ -94,7 +94,7 @@ class SelfPlay:
                 break
             verdict = board.repetition_verdict()
             if verdict is not None:
-                result = {"1-0": 1, "0-1": -1}.get(verdict["result"], 0)
+                result = {"1-0": 1, "0-1": -1}.get(verdict.result, 0)
                 break
             if board.ply >= self.s.max_plies or board.ply - last_capture >= NO_CAPTURE_PLIES:
                 break

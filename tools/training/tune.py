@@ -34,7 +34,7 @@ import sys
 import time
 
 from tuong.engine import weights as W
-from tuong.engine.board import MAX_FEATURES_PER_POSITION, Board, evaluate, trace_fens
+from tuong.engine.board import MAX_FEATURES_PER_POSITION, Board, _trace_fens, evaluate
 from tuong.engine.evaluate import load_weights
 from tuong.tools import doc_parser
 from tuong.tools.cli import check_input, check_output, integer, real
@@ -90,7 +90,7 @@ def feature_matrix(fens):
         room = len(chunk) * MAX_FEATURES_PER_POSITION
         indices, values = np.empty(room, np.intc), np.empty(room, np.float64)
         starts, residual = np.empty(len(chunk) + 1, np.longlong), np.empty(len(chunk))
-        used = trace_fens(chunk, indices, values, starts, residual)
+        used = _trace_fens(chunk, indices, values, starts, residual)
         parts.append(sparse.csr_matrix((values[:used].copy(), indices[:used].copy(), starts),
                                        shape=(len(chunk), len(W.FEATURES))))
         residuals.append(residual)

@@ -52,6 +52,11 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
 }
+# The page's scripts are ES modules (static/main.js and what it imports): a
+# browser runs a module only when it comes as JavaScript, and the stylesheet
+# only as CSS (nosniff). Python's mimetypes reads the system's own table (on
+# Windows the registry, where .js can be text/plain): these are said here.
+MEDIA_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 
 
 def origin_allowed(origin, host, names):
@@ -101,8 +106,21 @@ class Server:
         from starlette.routing import Mount, Route, WebSocketRoute
         from starlette.staticfiles import StaticFiles
 
+        class Static(StaticFiles):
+            def file_response(self, full_path, stat_result, scope, status_code=200):
+                response = super().file_response(full_path, stat_result, scope, status_code)
+                media_type = MEDIA_TYPES.get(os.path.splitext(str(full_path))[1])
+                if media_type and response.status_code != 304:
+                    response.headers["content-type"] = media_type
+                # Asked again each time (a 304 while unchanged): the modules
+                # import each other, and a page made of a new main.js and an
+                # old module from the browser's cache would not start.
+                response.headers["cache-control"] = "no-cache"
+                return response
+
         async def index(request):
-            return FileResponse(os.path.join(STATIC, "index.html"))
+            return FileResponse(os.path.join(STATIC, "index.html"),
+                                headers={"cache-control": "no-cache"})
 
         async def health(request):
             return JSONResponse({"sessions": len(self.sessions),
@@ -110,7 +128,7 @@ class Server:
 
         routes = [Route("/", index), Route("/health", health),
                   WebSocketRoute("/ws", self.websocket),
-                  Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")]
+                  Mount("/static", Static(directory=STATIC, check_dir=False), name="static")]
 
         @contextlib.asynccontextmanager
         async def lifespan(app):

@@ -182,13 +182,12 @@ def _setup_problem(fen):
     return None
 
 
-def judge(variant, board, last_capture):
+def judge(variant, board):
     """The result if the position on `board` ends the game, else None."""
     if variant == "xiangqi":
-        verdict = referee.judge(board, GAME_RULES, last_capture)
-        return None if verdict is None else \
-            dict(zip(("result", "termination", "reason"), verdict))
-    outcome = board.outcome()
+        verdict = referee.judge(board, GAME_RULES)
+        return None if verdict is None else verdict._asdict()
+    outcome = board.mover_outcome()
     if outcome is None:
         if board.rule_outcome() == 0:         # Dodgem: a position that recurs draws
             return {"result": "1/2-1/2", "termination": "repetition",
@@ -222,13 +221,13 @@ def describe(variant, board, node, notation):
     ply = before["ply"] + 1
     last_capture = ply if capture else before["last_capture"]
     node.data.update(text=text, fen=fen, capture=capture, ply=ply, last_capture=last_capture,
-                     end=judge(variant, board, last_capture))
+                     end=judge(variant, board))
 
 
 def describe_root(variant, tree):
     board = new_board(variant, tree.start_fen)
     tree.root.data.update(fen=board.fen(), ply=0, last_capture=0, text=None, capture=False,
-                          end=judge(variant, board, 0))
+                          end=judge(variant, board))
     return board
 
 

@@ -3,16 +3,15 @@
 // 1-9 from each side's right (Red's 九 ... 一 under Red, Black's 1 ... 9
 // over Black, as XQWizard and the printed boards draw them); ICCS and
 // coordinates name files a-i and ranks 0-9.
-'use strict';
 
-window.TuongEdges = (() => {
+import { svg } from './dom.js';
 
 const CHINESE_NUMBERS = '一二三四五六七八九';
 const COUNTED = ['chinese', 'wxf', 'vietnamese'];
 
 // The labels for `notation`: {counted, files: [{file, red, black}] for files
 // a..i (0..8)}, or for coordinates {counted: false, files: 'a'..'i', ranks}.
-function labels(notation) {
+export function labels(notation) {
   if (!COUNTED.includes(notation)) {
     return { counted: false, files: [...'abcdefghi'], ranks: [...'0123456789'] };
   }
@@ -24,9 +23,9 @@ function labels(notation) {
   return { counted: true, files };
 }
 
-// Draw them into `layer` for the geometry `geo` (its xy(f, r)), with `svg`
-// the page's element maker; `flipped`: Black at the bottom.
-function draw(layer, geo, notation, flipped, svg) {
+// Draw them into `layer` for the geometry `geo` (its xy(f, r)); `flipped`:
+// Black at the bottom.
+export function draw(layer, geo, notation, flipped) {
   const words = labels(notation), p = (f, r) => geo.xy(f, r);
   const bottom = geo.height - 18, top = 18;
   if (!words.counted) {
@@ -46,6 +45,3 @@ function draw(layer, geo, notation, flipped, svg) {
     svg('text', { class: 'coord file-black', x, y: blackY, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'data-file': file }, layer, black);
   }
 }
-
-return { labels, draw };
-})();

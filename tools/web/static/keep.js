@@ -2,70 +2,53 @@
 // that a reload loses nothing the player did: the comment being typed (a
 // draft), the games before each deletion (its undo outlives a reload), and
 // a PGN for a library game kept without one (the game before a link).
-'use strict';
 
-window.TuongKeep = (() => {
+import { load, storeQuietly } from './storage.js';
 
 const XQ_START_FEN = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
 const MAX_EDITS = 10;
 
-function load(key, fallback) {
-  try {
-    const text = localStorage.getItem(key);
-    return text === null ? fallback : JSON.parse(text);
-  } catch (e) {
-    return fallback;
-  }
-}
-
-function store(key, value) {
-  try {
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, JSON.stringify(value));
-  } catch (e) { /* full or off: the page says so for the game itself */ }
-}
-
 // ---- the comment being typed: one draft, for one move (its line from the start)
 
-function saveDraft(key, text) {
-  store('tuong.draft', { key, text });
+export function saveDraft(key, text) {
+  storeQuietly('tuong.draft', { key, text });
 }
 
 // The draft for `key`, taken (it is gone from the browser once returned), or null.
-function takeDraft(key) {
+export function takeDraft(key) {
   const draft = load('tuong.draft', null);
   if (!draft || draft.key !== key || typeof draft.text !== 'string') return null;
-  store('tuong.draft', null);
+  storeQuietly('tuong.draft', null);
   return draft.text;
 }
 
-function clearDraft() {
-  store('tuong.draft', null);
+export function clearDraft() {
+  storeQuietly('tuong.draft', null);
 }
 
 // ---- deletions: the game before each, while the game is still the one after it
 
-function fingerprint(saved) {
+export function fingerprint(saved) {
   return saved ? JSON.stringify([saved.variant, saved.start_fen, saved.nodes]) : '';
 }
 
-function pushEdit(before, after) {
+export function pushEdit(before, after) {
   const edits = load('tuong.edits', []);
   edits.push({ before, after: fingerprint(after) });
-  store('tuong.edits', edits.slice(-MAX_EDITS));
+  storeQuietly('tuong.edits', edits.slice(-MAX_EDITS));
 }
 
 // The game before the last deletion when the game now (`current()`) is the
 // one it left, else null.
-function editFor(current) {
+export function editFor(current) {
   const edits = load('tuong.edits', []);
   const last = Array.isArray(edits) && edits.length ? edits[edits.length - 1] : null;
   return last && last.after === fingerprint(current()) ? last.before : null;
 }
 
-function popEdit() {
+export function popEdit() {
   const edits = load('tuong.edits', []);
-  if (Array.isArray(edits)) store('tuong.edits', edits.slice(0, -1));
+  if (Array.isArray(edits)) storeQuietly('tuong.edits', edits.slice(0, -1));
 }
 
 // ---- a PGN of a kept game (moves in coordinates, as tuong reads them)
@@ -74,7 +57,7 @@ function clean(text) {
   return String(text).replace(/["\\\r\n]/g, ' ').trim();
 }
 
-function pgnOf(saved) {
+export function pgnOf(saved) {
   const nodes = (saved && Array.isArray(saved.nodes)) ? saved.nodes : [];
   const headers = (saved && saved.headers) || {};
   const start = (saved && saved.start_fen) || XQ_START_FEN;
@@ -137,6 +120,3 @@ function pgnOf(saved) {
   body.push(result);
   return `${tags.join('\n')}\n\n${body.join(' ')}\n`;
 }
-
-return { saveDraft, takeDraft, clearDraft, pushEdit, editFor, popEdit, fingerprint, pgnOf };
-})();

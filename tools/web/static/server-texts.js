@@ -1,14 +1,11 @@
 // tuong-web: the server's refusals and notices in the page's language.
 // The server (tools/web/session.py, game.py, __init__.py) writes English
 // sentences; each it can send is matched here and said with the page's
-// words (i18n.js, keyed by the English template), the parts in {0}, {1}
+// words (i18n/*.js, keyed by the English template), the parts in {0}, {1}
 // kept as they came: the technical detail (a file's fault, a FEN) follows
 // the translated sentence. A message that carries `key` (the English
 // template, tools/web/words.py) and `params` is translated by its key where
 // the page knows it (the detail after it); others by these patterns.
-'use strict';
-
-window.TuongServerTexts = (() => {
 
 // The engine's names for the pieces (engine/board.pyx) -> the page's.
 const PIECES = { king: 'general', advisor: 'advisor', elephant: 'elephant', horse: 'horse',
@@ -18,7 +15,7 @@ const LEVEL_WORDS = { movetime: 'time a move', base: 'clock', inc: 'Increment (s
 const PIECE = /^(Red|Black) (king|advisor|elephant|horse|rook|cannon|pawn)$/;
 
 // [pattern, the English template, 'parts' when the parts are translated too]
-const TEXTS = [
+export const TEXTS = [
   [/^(.+) is thinking: wait for its move or take back$/, '{0} is thinking: wait for its move or take back'],
   [/^(.+) is thinking$/, '{0} is thinking...'],
   [/^the game is over(?: \((.*)\))?$/, 'the game is over'],
@@ -104,7 +101,7 @@ function part(value, t) {
 }
 
 // `text` in the page's language (`t` the page's translation), or as it came.
-function localize(text, t, message = null) {
+export function localize(text, t, message = null) {
   if (message && typeof message.key === 'string') {
     const args = message.params || message.args || {};
     const values = Array.isArray(args) ? Object.fromEntries(args.map((v, i) => [i, v]))
@@ -123,6 +120,3 @@ function localize(text, t, message = null) {
   }
   return text;
 }
-
-return { TEXTS, localize };
-})();

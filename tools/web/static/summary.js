@@ -3,9 +3,6 @@
 // inaccuracies (?!). The numbers are the server's (state `summary_sides`);
 // its sentences (`summary`, in the page's language) are the table's
 // tooltip, and shown as they are by a server that sends only them.
-'use strict';
-
-window.TuongSummary = (() => {
 
 const MARKS = [['??', 'mark-blunder', 'Blunders'], ['?', 'mark-mistake', 'Mistakes'],
   ['?!', 'mark-inaccuracy', 'Inaccuracies']];
@@ -20,7 +17,7 @@ function el(tag, attrs, parent, text) {
 
 // Into `box`: `sides` [{side, name, moves, acpl, loss, marks}], `lines` the
 // sentences; `t` the page's words, `sideName(side)` a side's name.
-function render(box, sides, lines, t, sideName) {
+export function render(box, sides, lines, t, sideName) {
   box.textContent = '';
   const sentences = Array.isArray(lines) ? lines : typeof lines === 'string' ? [lines] : [];
   if (!Array.isArray(sides) || !sides.length) {
@@ -42,6 +39,3 @@ function render(box, sides, lines, t, sideName) {
     for (const [mark, cls] of MARKS) el('td', { class: `summary-count ${cls}`, 'data-mark': mark }, row, String((s.marks || {})[mark] || 0));
   }
 }
-
-return { render };
-})();
