@@ -127,6 +127,18 @@ def test_a_file_of_many_games_opens_as_a_list(browser):
     until(browser, lambda s: [m["move"] for m in s["moves"]] == wanted[4].moves, "game 5")
 
 
+def test_a_file_imported_in_the_database_tab_is_counted(browser):
+    """The Database tab's file input reads the file and the server's count
+    comes back: every game of MANY is in the database already."""
+    wanted, _ = records.read_file(str(MANY))
+    show(browser, "sec-database")
+    browser.find_element(By.ID, "db-file").send_keys(str(MANY))
+    browser.wait.until(lambda d: "already in" in d.find_element(By.ID, "db-imported").text)
+    shown = browser.find_element(By.ID, "db-imported").text
+    assert shown.startswith("0 games added"), shown
+    assert f"{len(wanted)} already in" in shown, shown
+
+
 def test_two_tabs_keep_their_own_games_through_a_reload(browser, server, db_path):
     clear_library(db_path)
     set_mode(browser, "")

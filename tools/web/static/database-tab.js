@@ -7,7 +7,7 @@ import { $, html } from './dom.js';
 import { app } from './state.js';
 import { displayText, t } from './i18n.js';
 import { send } from './socket.js';
-import { setError } from './messages.js';
+import { readChosenFile } from './messages.js';
 import { sendMove } from './input.js';
 import { replaceGame } from './controls.js';
 import { db } from './database.js';
@@ -117,22 +117,10 @@ function onResultsClick(event) {
 }
 
 function importIntoDatabase() {
-  const input = $('#db-file'), file = input.files && input.files[0];
-  if (!file) return;
-  if (file.size > 2000000) {
-    setError(t('{name} is too large to import (over 2 MB)', { name: file.name }));
-    input.value = '';
-    return;
-  }
-  const reader = new FileReader();
-  reader.addEventListener('load', () => {
-    const url = String(reader.result);
-    $('#db-imported').textContent = t('importing {name}...', { name: file.name });
-    send({ type: 'db_import', data: url.slice(url.indexOf(',') + 1), name: file.name });
-    input.value = '';
+  readChosenFile($('#db-file'), (data, name) => {
+    $('#db-imported').textContent = t('importing {name}...', { name });
+    send({ type: 'db_import', data, name });
   });
-  reader.addEventListener('error', () => setError(t('could not read {name}', { name: file.name })));
-  reader.readAsDataURL(file);
 }
 
 // ---------------------------------------------------------------- a file of many games

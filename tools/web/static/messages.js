@@ -2,6 +2,7 @@
 // lines, hints, PGN texts, the annotation's progress, notices and errors,
 // each taken into the page's state and shown.
 
+import { MAX_IMPORT } from './constants.js';
 import { $ } from './dom.js';
 import { store } from './storage.js';
 import { app, probe } from './state.js';
@@ -142,6 +143,28 @@ export function clearNotice() {
 
 export function setError(text) {
   $('#error').textContent = text;
+}
+
+// The file chosen in a file input, read for the server: `onData(base64, name)`
+// once it is read (a data: URL's text after the comma is the file in base64).
+// A file over MAX_IMPORT, which the server would refuse, or one that cannot be
+// read is an error shown here instead; the input is cleared either way.
+export function readChosenFile(input, onData) {
+  const file = input.files && input.files[0];
+  if (!file) return;
+  if (file.size > MAX_IMPORT) {
+    setError(t('{name} is too large to import (over 2 MB)', { name: file.name }));
+    input.value = '';
+    return;
+  }
+  const reader = new FileReader();
+  reader.addEventListener('load', () => {
+    const url = String(reader.result);
+    onData(url.slice(url.indexOf(',') + 1), file.name);
+    input.value = '';
+  });
+  reader.addEventListener('error', () => setError(t('could not read {name}', { name: file.name })));
+  reader.readAsDataURL(file);
 }
 
 function clearInfos() {

@@ -1,14 +1,14 @@
 // tuong-web: the page's controls wired to what they do, the keyboard's
 // shortcuts, the theme and the import of a file.
 
-import { HEADER_FIELDS, LEVEL_DEFAULTS, MAX_IMPORT, XQ_START } from './constants.js';
+import { HEADER_FIELDS, LEVEL_DEFAULTS, XQ_START } from './constants.js';
 import { $ } from './dom.js';
 import { store } from './storage.js';
 import { app } from './state.js';
 import { t } from './i18n.js';
 import { schedule } from './helpers.js';
 import { send } from './socket.js';
-import { clearNotice, setError, trimInfos } from './messages.js';
+import { clearNotice, readChosenFile, setError, trimInfos } from './messages.js';
 import { nodeKey } from './tree.js';
 import { placementToGrid } from './geometry.js';
 import { renderBoard } from './board.js';
@@ -32,23 +32,8 @@ export function applyTheme(theme) {
 }
 
 function importFile() {
-  const input = $('#file-input'), file = input.files && input.files[0];
-  if (!file) return;
-  if (file.size > MAX_IMPORT) {       // the server would refuse it (a larger one, drop the line)
-    setError(t('{name} is too large to import (over 2 MB)', { name: file.name }));
-    input.value = '';
-    return;
-  }
-  const reader = new FileReader();
-  reader.addEventListener('load', () => {
-    // A data: URL's text after the comma is the file in base64.
-    const url = String(reader.result);
-    replaceGame({ type: 'import', data: url.slice(url.indexOf(',') + 1), name: file.name },
-      'Load this game? The one on the board goes to the library.');
-    input.value = '';
-  });
-  reader.addEventListener('error', () => setError(t('could not read {name}', { name: file.name })));
-  reader.readAsDataURL(file);
+  readChosenFile($('#file-input'), (data, name) => replaceGame(
+    { type: 'import', data, name }, 'Load this game? The one on the board goes to the library.'));
 }
 
 function on(id, event, handler) {
