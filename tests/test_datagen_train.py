@@ -521,3 +521,58 @@ def test_a_task_installs_its_own_network_after_another_runs_task():
         assert "NNUE" in evalfile.describe()
     finally:
         selfplay.load_eval("")
+
+
+@pytest.mark.parametrize("shape", [["--hidden", "16"], ["--hidden", "16", "--buckets", "6"],
+                                   ["--hidden", "16", "--layer", "4"]])
+def test_a_network_file_is_the_float_network_it_was_made_from(tmp_path, shape):
+    """Model.from_network undoes the quantisation: written again untrained,
+    the same bytes (the shipped network, and each shape the trainer makes)."""
+    need_module("numpy")
+    need_module("scipy")
+    from tuong.tools.training import train
+    shipped = network.read(pathlib.Path(__file__).parents[1] / "networks" / "gen7.nnue")
+    assert network.encode(train.Model.from_network(shipped).quantise(shipped.description)) \
+        == network.encode(shipped)
+    net = tmp_path / "n.nnue"
+    assert train.main([str(_positions(tmp_path, 500)), "-o", str(net), "--batch", "256",
+                       "--epochs", "1"] + shape) == 0
+    made = network.read(net)
+    assert network.encode(train.Model.from_network(made).quantise(made.description)) \
+        == network.encode(made)
+
+
+def test_init_fine_tunes_a_network_and_says_where_it_started(tmp_path, capsys):
+    """--init starts from a network's weights: epoch 0 is its loss on the
+    held-out positions, the shape is the network's (another is refused),
+    and the starting network is part of the run (a resume without it is
+    refused)."""
+    np = need_module("numpy")
+    need_module("scipy")
+    from tuong.tools.training import train
+    data = _positions(tmp_path, 1000)
+    start = tmp_path / "start.nnue"
+    assert train.main([str(data), "-o", str(start), "--hidden", "32", "--batch", "256",
+                       "--epochs", "2", "--seed", "3"]) == 0
+    started = train.Model.from_network(network.read(start))
+    capsys.readouterr()
+    tuned = tmp_path / "tuned.nnue"
+    common = [str(data), "-o", str(tuned), "--batch", "256", "--lr", "0.0001"]
+    assert train.main(common + ["--epochs", "1", "--init", str(start)]) == 0
+    out = capsys.readouterr().out
+    assert f"epoch 0 ({start}): validation loss" in out
+    assert "from start.nnue" in network.read(tuned).description
+    assert network.read(tuned).hidden == 32
+    with np.load(str(tuned) + ".ckpt") as saved:      # trained from there, not from scratch
+        moved = float(np.abs(saved["param0"] - started.W).max())
+    assert 0 < moved < 0.05, moved
+    with pytest.raises(SystemExit):
+        train.main(common + ["--epochs", "2", "--resume"])
+    assert "init differ" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        train.main(common + ["--epochs", "1", "--init", str(start), "--hidden", "64"])
+    assert "has hidden 32, not --hidden 64" in capsys.readouterr().err
+    (tmp_path / "broken.nnue").write_bytes(b"TUONGNN\0" + bytes(40))
+    with pytest.raises(SystemExit):
+        train.main(common + ["--epochs", "1", "--init", str(tmp_path / "broken.nnue")])
+    assert "--init:" in capsys.readouterr().err

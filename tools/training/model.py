@@ -35,6 +35,31 @@ class Model:
             self.Lb = np.full(layer, 0.5, dtype=np.float32)      # mid-range: every unit learns
             self.Lv = (rng.standard_normal(layer) * 0.01).astype(np.float32)
 
+    @classmethod
+    def from_network(cls, net):
+        """The float network a network file holds (its integers over their
+        units), to train on from there: quantise() gives the same file back."""
+        import numpy as np
+        if net.scale != SCALE or (net.qa, net.qb) != (QA, QB) or (net.layer and net.qh != QH):
+            raise ValueError("its units are not the trainer's (QA, QB, QH, scale)")
+        model = cls.__new__(cls)
+        model.hidden, model.buckets, model.layer = net.hidden, net.buckets, net.layer
+
+        def ints(data, code, unit):
+            return (np.frombuffer(data, dtype=code).astype(np.float64) / unit).astype(np.float32)
+
+        model.W = ints(net.ft_weights, "<i2", QA).reshape(network.FEATURES * net.buckets,
+                                                           net.hidden)
+        model.b = ints(net.ft_bias, "<i2", QA)
+        model.P = ints(net.psqt_weights, "<i4", QA * QB / SCALE)
+        model.V = ints(net.out_weights, "<i2", QB)
+        model.c = np.array([net.out_bias / (QA * QB)], dtype=np.float32)
+        if net.layer:
+            model.L = ints(net.layer_weights, "<i2", QH).reshape(net.layer, 2 * net.hidden).T.copy()
+            model.Lb = ints(net.layer_bias, "<i4", QA * QH)
+            model.Lv = ints(net.layer_out, "<i2", QB)
+        return model
+
     def params(self):
         extra = [self.L, self.Lb, self.Lv] if self.layer else []
         return [self.W, self.b, self.P, self.V, self.c] + extra

@@ -3,7 +3,8 @@
     tuong-train DATA... -o NET.nnue [--hidden 128] [--epochs 12] [--batch 16384]
                 [--lr 0.001] [--lambda 1.0] [--validation 0.05] [--seed 1]
                 [--scale K] [--limit N] [--threads N] [--chunk 2500000] [--mix BLOCK]
-                [--newest N] [--buckets 1|6] [--layer M] [--psqt-rate R] [--resume]
+                [--newest N] [--buckets 1|6] [--layer M] [--psqt-rate R] [--init NET]
+                [--resume]
 
 DATA are positions files from tuong-datagen --out. The network is the one
 engine/nnue.pyx evaluates (engine/network.py: 1260 piece-square features
@@ -36,7 +37,11 @@ the rest; 1, the default, is how every network up to gen7 trained; on
 4,000,000 gen7 positions, 3 epochs, both reached a validation loss of
 0.00096: the transformer learns the material itself). The network of the
 epoch with the lowest validation loss is quantised and written, with the
-training's figures in its description.
+training's figures in its description. --init NET starts from a network
+file's weights instead (its integers over their units, so that writing it
+untrained gives the same file back): the next generation fine-tuned on the
+previous one's self-play; the network's shape is the run's, and its
+validation loss before the first step is printed as epoch 0.
 
 The data need not fit in memory: they are read --chunk positions at a
 time (the chunks in a new random order each epoch, the positions within
@@ -56,11 +61,11 @@ to NET.nnue.ckpt; --resume goes on from there after an interruption (the
 same data and settings; --epochs may grow).
 """
 import fcntl
-import json
 import math
 import os
 import sys
 import time
+import zlib
 
 from tuong.engine import network
 from tuong.engine.rows import mirror_square
@@ -68,6 +73,7 @@ from tuong.tools import doc_parser
 from tuong.tools.cli import check_input, check_output, integer, quiet_broken_pipe, real
 # The float network: its own module; its names stay importable from here.
 from tuong.tools.training.model import QA, QB, QH, SCALE, Model, hand_crafted_psqt  # noqa: F401
+from tuong.tools.training.checkpoint import Run, check_resume, saved_meta, saved_scale  # noqa: F401
 
 
 def need_numpy():
@@ -268,72 +274,6 @@ class Source:
         return used
 
 
-class Run:
-    """What a training run is and where it stands: written after every
-    epoch (the checkpoint) and read back by --resume."""
-
-    def __init__(self, model, opt, rng, settings):
-        self.model, self.opt, self.rng, self.settings = model, opt, rng, settings
-        self.epoch, self.history, self.best = 0, [], None
-
-    def save(self, path):
-        import numpy as np
-        arrays = {f"param{i}": p for i, p in enumerate(self.model.params())}
-        arrays.update({f"m{i}": m for i, m in enumerate(self.opt.m)})
-        arrays.update({f"v{i}": v for i, v in enumerate(self.opt.v)})
-        if self.best is not None:
-            arrays.update({f"best{i}": p for i, p in enumerate(self.best)})
-        meta = {"settings": self.settings, "epoch": self.epoch, "history": self.history,
-                "adam_t": self.opt.t, "lr": self.opt.lr,
-                "rng": self.rng.bit_generator.state}
-        arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
-        partial = path + ".partial"
-        with open(partial, "wb") as f:          # whole or not at all: a kill mid-write
-            np.savez(f, **arrays)               # leaves the last checkpoint
-        os.replace(partial, path)
-
-    def load(self, path):
-        """Take the checkpoint's state; ValueError if it is of other data or settings."""
-        import numpy as np
-        with np.load(path) as saved:
-            meta = json.loads(bytes(saved["meta"]).decode())
-            if meta["settings"] != self.settings:
-                differ = sorted(k for k in set(meta["settings"]) | set(self.settings)
-                                if meta["settings"].get(k) != self.settings.get(k))
-                raise ValueError(f"{path} is a run of other data or settings "
-                                 f"({', '.join(differ)} differ)")
-            for i, p in enumerate(self.model.params()):
-                p[...] = saved[f"param{i}"]
-            for i, m in enumerate(self.opt.m):
-                m[...] = saved[f"m{i}"]
-            for i, v in enumerate(self.opt.v):
-                v[...] = saved[f"v{i}"]
-            if "best0" in saved:
-                self.best = [saved[f"best{i}"].copy() for i in range(len(self.model.params()))]
-        self.epoch, self.history = meta["epoch"], [tuple(h) for h in meta["history"]]
-        self.opt.t, self.opt.lr = meta["adam_t"], meta["lr"]
-        self.rng.bit_generator.state = meta["rng"]
-
-
-def saved_meta(path):
-    """A checkpoint's record of its run (settings, epoch, ...), or None (no
-    checkpoint, or one that cannot be read: the resume then says why)."""
-    import numpy as np
-    try:
-        with np.load(path) as saved:
-            return json.loads(bytes(saved["meta"]).decode())
-    except Exception:           # a cut or foreign file: numpy's many errors
-        return None
-
-
-def saved_scale(path):
-    """The K a checkpoint was trained with, or None (see saved_meta)."""
-    try:
-        return float(saved_meta(path)["settings"]["scale"])
-    except (TypeError, KeyError, ValueError):
-        return None
-
-
 def deal_chunks(rng, train_end, chunk, mix=0, newest=0):
     """One epoch's chunks, in training order: each a list of (start, stop)
     ranges of positions 0 .. train_end - 1, together each position once.
@@ -373,7 +313,7 @@ def train(run, source, train_end, scale, lam, epochs, batch, lr, chunk, log=prin
     the run's history [(epoch, train loss, validation loss)] when done.
     The run is saved to `checkpoint` after every epoch."""
     model, opt, rng = run.model, run.opt, run.rng
-    valid_chunks = list(range(train_end, source.total, chunk))
+    held_out = train_end < source.total
     for epoch in range(run.epoch + 1, epochs + 1):
         # Set every epoch (a resume with more epochs moves the cut later).
         opt.lr = lr / 3 if epoch >= max(2, epochs * 2 // 3 + 1) else lr
@@ -395,26 +335,31 @@ def train(run, source, train_end, scale, lam, epochs, batch, lr, chunk, log=prin
                 seen += len(idx)
                 if hasattr(bar, "set_postfix"):
                     bar.set_postfix(loss=f"{total / seen:.6f}")
-        valid_sum, valid_rows = 0.0, 0
-        for begin in valid_chunks:
-            data = Data(source.read(begin, min(begin + chunk, source.total)), scale, lam,
-                        model.buckets)
-            valid_sum += evaluate_loss(model, data, scale, batch) * len(data)
-            valid_rows += len(data)
-        valid = valid_sum / valid_rows if valid_rows else float("nan")
+        valid = validation_loss(model, source, train_end, scale, lam, chunk, batch)
         run.history.append((epoch, total / max(1, seen), valid))
         log(f"epoch {epoch}: train loss {total / max(1, seen):.6f}, validation loss {valid:.6f}")
-        if valid_rows and valid < min((v for _, _, v in run.history[:-1]), default=math.inf):
+        if held_out and valid < min((v for _, _, v in run.history[:-1]), default=math.inf):
             run.best = [p.copy() for p in model.params()]
         run.epoch = epoch
         if checkpoint:
             run.save(checkpoint)
-    if valid_chunks and run.best is not None:
+    if held_out and run.best is not None:
         # The epoch that predicted the held-out games best: later ones fit
         # the training games' noise (the data are few for the network).
         for param, kept in zip(model.params(), run.best):
             param[...] = kept
     return run.history
+
+
+def validation_loss(model, source, train_end, scale, lam, chunk, batch):
+    """The loss on the held-out positions (train_end on); nan if there are none."""
+    total, rows = 0.0, 0
+    for begin in range(train_end, source.total, chunk):
+        data = Data(source.read(begin, min(begin + chunk, source.total)), scale, lam,
+                    model.buckets)
+        total += evaluate_loss(model, data, scale, batch) * len(data)
+        rows += len(data)
+    return total / rows if rows else float("nan")
 
 
 def _bar(iterable, label, progress):
@@ -427,30 +372,20 @@ def _bar(iterable, label, progress):
     return tqdm(iterable, desc=label, unit="batch", leave=False, file=sys.stderr)
 
 
-def check_resume(parser, checkpoint, epochs):
-    """Refuse --resume, before the data is read, when there is no checkpoint
-    or it has trained past --epochs (a run would train nothing and write the
-    checkpoint's network as if it were asked for)."""
-    if not os.path.exists(checkpoint):
-        parser.error(f"--resume: no checkpoint {checkpoint}")
-    meta = saved_meta(checkpoint)
-    done = meta.get("epoch") if isinstance(meta, dict) else None
-    if isinstance(done, int) and done > epochs:
-        parser.error(f"--resume: {checkpoint} has trained {done} epochs already, more than "
-                     f"--epochs {epochs} (give --epochs {done} or more)")
-
-
 @quiet_broken_pipe
 def main(argv=None):
     parser = doc_parser("tuong-train", __doc__)
     parser.add_argument("data", nargs="+", help="positions files (tuong-datagen --out)")
     parser.add_argument("-o", "--output", required=True, help="network file to write")
-    parser.add_argument("--hidden", type=integer(16, network.MAX_HIDDEN), default=128,
+    parser.add_argument("--hidden", type=integer(16, network.MAX_HIDDEN),
                         help="units of the feature transformer, a multiple of 16 (default 128)")
-    parser.add_argument("--buckets", type=int, choices=network.BUCKETS, default=1,
+    parser.add_argument("--buckets", type=int, choices=network.BUCKETS,
                         help="king buckets of the feature transformer (6: the folded palace)")
-    parser.add_argument("--layer", type=integer(0, network.MAX_LAYER), default=0,
+    parser.add_argument("--layer", type=integer(0, network.MAX_LAYER),
                         help="units of a hidden layer after the transformer (0: none)")
+    parser.add_argument("--init", metavar="NET",
+                        help="start from this network file's weights (fine-tuning; its shape "
+                             "is the run's) instead of random ones")
     parser.add_argument("--epochs", type=integer(1, 1000), default=12,
                         help="passes over the data in all, a resumed run's included (default 12)")
     parser.add_argument("--batch", type=integer(64, 1 << 20), default=16384,
@@ -482,6 +417,21 @@ def main(argv=None):
     parser.add_argument("--resume", action="store_true",
                         help="go on from NET.nnue.ckpt, the last finished epoch")
     args = parser.parse_args(argv)
+    start_net = None
+    if args.init:
+        check_input(parser, args.init, "--init")
+        try:
+            start_net = network.read(args.init)
+        except (network.NetworkError, OSError) as e:
+            parser.error(f"--init: {e}")
+        for name in ("hidden", "buckets", "layer"):
+            given, its = getattr(args, name), getattr(start_net, name)
+            if given is not None and given != its:
+                parser.error(f"--init: {args.init} has {name} {its}, not --{name} {given}")
+            setattr(args, name, its)
+    args.hidden = args.hidden or 128
+    args.buckets = args.buckets or 1
+    args.layer = args.layer or 0
     if args.hidden % 16:
         parser.error("--hidden must be a multiple of 16")
     for path in args.data:
@@ -538,6 +488,11 @@ def main(argv=None):
           flush=True)
     rng = np.random.default_rng(args.seed)
     model = Model(args.hidden, rng, args.buckets, args.layer)
+    if start_net is not None:
+        try:
+            model = Model.from_network(start_net)
+        except ValueError as e:
+            parser.error(f"--init: {args.init}: {e}")
     settings = {"data": source.signature(), "hidden": args.hidden, "buckets": args.buckets,
                 "batch": args.batch,
                 "lr": args.lr, "lambda": args.lam, "validation": args.validation,
@@ -551,6 +506,9 @@ def main(argv=None):
         settings["newest"] = args.newest
     if args.psqt_rate != 1:
         settings["psqt_rate"] = args.psqt_rate
+    if start_net is not None:
+        settings["init"] = [os.path.basename(args.init),
+                            zlib.crc32(network.encode(start_net))]
     rates = [args.psqt_rate if p is model.P else 1.0 for p in model.params()]
     run = Run(model, Adam(model.params(), args.lr, rates), rng, settings)
     if args.resume:
@@ -562,6 +520,10 @@ def main(argv=None):
             parser.error(f"--resume: {checkpoint} cannot be read ({type(e).__name__}: {e}); "
                          "delete it to start again")
         print(f"resuming after epoch {run.epoch} of {args.epochs}", flush=True)
+    elif start_net is not None and train_end < n:
+        before = validation_loss(model, source, train_end, scale, args.lam, args.chunk,
+                                 args.batch)
+        print(f"epoch 0 ({args.init}): validation loss {before:.6f}", flush=True)
     try:
         history = train(run, source, train_end, scale, args.lam, args.epochs, args.batch,
                         args.lr, args.chunk, log=lambda line: print(line, flush=True),
@@ -582,6 +544,7 @@ def main(argv=None):
                    f"epoch {best_epoch} of {args.epochs}, "
                    f"lambda {args.lam}, "
                    f"{f'psqt rate {args.psqt_rate:g}, ' if args.psqt_rate != 1 else ''}"
+                   f"{f'from {os.path.basename(args.init)}, ' if args.init else ''}"
                    f"K {scale:.0f}, loss {final_train:.5f}/{final_valid:.5f}, seed {args.seed}")
     network.write(args.output, model.quantise(description))
     print(f"wrote {args.output} ({description}) in {minutes:.1f} min", flush=True)
