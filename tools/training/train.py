@@ -487,8 +487,9 @@ def main(argv=None):
           f"{f', in chunks of {args.chunk:,} positions' if train_end > args.chunk else ''}",
           flush=True)
     rng = np.random.default_rng(args.seed)
-    model = Model(args.hidden, rng, args.buckets, args.layer)
-    if start_net is not None:
+    if start_net is None:
+        model = Model(args.hidden, rng, args.buckets, args.layer)
+    else:
         try:
             model = Model.from_network(start_net)
         except ValueError as e:
