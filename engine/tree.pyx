@@ -43,6 +43,8 @@ cdef enum:
     SEE_MAX_DEPTH = 6            # captures losing more than SEE_MARGIN per ply
     IIR_MIN_DEPTH = 6            # nodes without a hash move are searched a ply shallower
     LMR_HISTORY_DIVISOR = HISTORY_MAX    # a quiet move's history stat / this: plies less reduced
+    CUT_NODE_REDUCTION = 2       # late moves at an expected cut node: plies more reduced
+    QS_FUTILITY_MARGIN = 150     # quiescence: what a capture may bring beyond its exchange
 
 # ---- the tunable parameters (tuong-spsa) -------------------------------------
 # Variables rather than constants so that a tuning run can set them (through
@@ -194,10 +196,10 @@ cdef inline int qsearch(SearchState* s, int alpha, int beta, int ply, int in_che
 
 
 cdef inline int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
-                    int in_check, int after_null) noexcept nogil:
+                    int in_check, int after_null, int cut_node) noexcept nogil:
     cdef int saved = s.path_dep, score
     s.path_dep = MAX_PLY
-    score = pvs_node(s, alpha, beta, depth, ply, in_check, after_null)
+    score = pvs_node(s, alpha, beta, depth, ply, in_check, after_null, cut_node)
     if saved < s.path_dep:
         s.path_dep = saved
     return score
@@ -217,7 +219,7 @@ cdef inline int enter_node(SearchState* s, int ply) noexcept nogil:
 cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
     cdef MovePicker mp
     cdef int n, stage, score, best, rule_score, back = 0, gives, tt_score, bound
-    cdef int static_eval = -INFINITE
+    cdef int static_eval = -INFINITE, futility_base, threshold
     cdef int pv_node = beta - alpha > 1, old_alpha = alpha, found
     cdef Move tt_move = NO_MOVE, best_move = NO_MOVE, move
     cdef uint64_t key
@@ -265,11 +267,19 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
             return best                 # nothing tactical to resolve
         n = s.ops.generate(g, mp.moves, MAX_MOVES, 1, 0)
     picker_init_qsearch(&mp, s, n, tt_move)
+    # Futility: a capture that wins less than what the standing pat lacks
+    # of alpha, less a margin for what the evaluation sees beyond material,
+    # cannot raise the score to alpha (unless it checks).
+    futility_base = static_eval + QS_FUTILITY_MARGIN
     while picker_next(&mp, &move, &stage):
         prefetch_child(s, move)
         # A capture that loses material cannot raise a standing pat.
-        if not in_check and not see_ge(s, move, 0):
-            continue
+        if not in_check:
+            threshold = 0
+            if futility_base <= alpha and not may_give_check(s, has_checks, move):
+                threshold = alpha - futility_base + 1
+            if not see_ge(s, move, threshold):
+                continue
         gives = s.ops.make(g, move, may_give_check(s, has_checks, move))
         score = -qsearch(s, -beta, -alpha, ply + 1, gives)
         s.ops.unmake(g)
@@ -292,7 +302,8 @@ cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check
     return best
 
 
-cdef inline int null_move_score(SearchState* s, int beta, int depth, int ply) noexcept nogil:
+cdef inline int null_move_score(SearchState* s, int beta, int depth, int ply,
+                                int cut_node) noexcept nogil:
     """The score of passing here, searched shallower with a null window at
     beta. (Reducing more when the pass clears beta by far hid mates in 3
     that a quiet move sets up: tests/test_protocol_uci.py.)"""
@@ -300,7 +311,7 @@ cdef inline int null_move_score(SearchState* s, int beta, int depth, int ply) no
     s.played[ply] = NO_MOVE
     s.played_kind[ply] = -1
     s.ops.make_null(s.game)
-    score = -pvs(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0, 1)
+    score = -pvs(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0, 1, not cut_node)
     s.ops.unmake_null(s.game)
     return score
 
@@ -341,7 +352,7 @@ cdef inline int node_eval(SearchState* s, int ply, int in_check, int found,
 
 
 cdef inline int cut_early(SearchState* s, Move* moves, int* n, int beta, int depth, int ply,
-                          int after_null, int static_eval, int improving,
+                          int after_null, int static_eval, int improving, int cut_node,
                           int* score) noexcept nogil:
     """Steps 3 and 4 of pvs_node (off PV lines, not in check, below the
     root): whether the node fails high before any move, its score in
@@ -360,7 +371,7 @@ cdef inline int cut_early(SearchState* s, Move* moves, int* n, int beta, int dep
     if s.null_move and depth >= NULL_MIN_DEPTH and not after_null and static_eval >= beta \
             and beta > -MATE_BOUND and s.ops.null_move_ok(s.game) \
             and generated(s, moves, n, 0) > NULL_MIN_MOVES:
-        score[0] = null_move_score(s, beta, depth, ply)
+        score[0] = null_move_score(s, beta, depth, ply, cut_node)
         if s.aborted:
             score[0] = 0
             return 1
@@ -412,18 +423,19 @@ cdef inline int pruned(SearchState* s, Move move, int stage, int prune, int pv_n
 
 
 cdef inline int late_reduction(SearchState* s, int depth, int searched, int new_depth,
-                               int improving, int pv_node, int tactical, int stage, Move move,
-                               int kind, int16_t* c1, int16_t* c2) noexcept nogil:
+                               int improving, int pv_node, int cut_node, int tactical, int stage,
+                               Move move, int kind, int16_t* c1, int16_t* c2) noexcept nogil:
     """How many plies shallower a move is searched first (LMR): late plain
     quiet moves (not `tactical`: in check or giving it) only; less at PV
     nodes and for moves with a good history, more where the position is not
-    getting better."""
+    getting better, and more at a node expected to fail high (`cut_node`):
+    there the first moves should cut, and a late one rarely matters."""
     cdef int reduction
     if not s.reductions or depth < LMR_MIN_DEPTH or searched < LMR_MIN_MOVES \
             or stage != STAGE_QUIET or tactical:
         return 0
     reduction = lmr_reduction(depth, searched)
-    reduction += (not improving) - pv_node \
+    reduction += (not improving) - pv_node + CUT_NODE_REDUCTION * cut_node \
         - quiet_stat(s, move, kind, c1, c2) // LMR_HISTORY_DIVISOR
     if reduction < 0:
         reduction = 0
@@ -433,18 +445,22 @@ cdef inline int late_reduction(SearchState* s, int depth, int searched, int new_
 
 
 cdef inline int search_move(SearchState* s, int alpha, int beta, int new_depth, int reduction,
-                            int ply, int gives, int searched) noexcept nogil:
+                            int ply, int gives, int searched, int pv_node,
+                            int cut_node) noexcept nogil:
     """The first move in the full window; a later one with a null window
     (and `reduction` plies shallower) first, as most are refuted cheaply,
-    and again in full if it is not."""
+    and again in full if it is not.
+    Node types alternate as in a minimal tree: below a PV node's first move
+    lies a PV node, below an expected cut node's first move an all node and
+    the reverse; a later move's cheap first try expects its reply to cut."""
     cdef int score
     if searched == 0:
-        return -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
-    score = -pvs(s, -alpha - 1, -alpha, new_depth - reduction, ply + 1, gives, 0)
+        return -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0, not pv_node and not cut_node)
+    score = -pvs(s, -alpha - 1, -alpha, new_depth - reduction, ply + 1, gives, 0, 1)
     if score > alpha and reduction > 0:
-        score = -pvs(s, -alpha - 1, -alpha, new_depth, ply + 1, gives, 0)
+        score = -pvs(s, -alpha - 1, -alpha, new_depth, ply + 1, gives, 0, not cut_node)
     if score > alpha and score < beta:
-        score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0)
+        score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0, 0)
     return score
 
 
@@ -472,7 +488,7 @@ cdef inline void store_node(SearchState* s, uint64_t key, int ply, int depth, in
 
 
 cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
-                  int in_check, int after_null) noexcept nogil:
+                  int in_check, int after_null, int cut_node) noexcept nogil:
     """NegaScout, fail-soft: returns a score that is exact inside (alpha,
     beta), an upper bound at or below alpha, a lower bound at or above beta."""
     cdef MovePicker mp
@@ -515,7 +531,7 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     # Steps 3 and 4. Reverse futility and the null move.
     if ply > 0 and not pv_node and not in_check \
             and cut_early(s, mp.moves, &n, beta, depth, ply, after_null, static_eval, improving,
-                          &score):
+                          cut_node, &score):
         return score
 
     # Step 5. Without a hash move to try first this node is likely to cost
@@ -561,9 +577,10 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
             skipped = 1
             continue
         new_depth = depth - 1 + (gives and extend)     # check extension
-        reduction = late_reduction(s, depth, searched, new_depth, improving, pv_node,
+        reduction = late_reduction(s, depth, searched, new_depth, improving, pv_node, cut_node,
                                    in_check or gives, stage, move, kind, c1, c2)
-        score = search_move(s, alpha, beta, new_depth, reduction, ply, gives, searched)
+        score = search_move(s, alpha, beta, new_depth, reduction, ply, gives, searched, pv_node,
+                            cut_node)
         s.ops.unmake(g)
         if s.aborted:
             return 0
@@ -594,4 +611,4 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
 cdef int search_root(SearchState* s, int alpha, int beta, int depth, int in_check) noexcept nogil:
     """A search of the root in one window (the aspiration loops around it:
     engine/search.pyx's for the main worker, engine/helper.pyx's)."""
-    return pvs(s, alpha, beta, depth, 0, in_check, 0)
+    return pvs(s, alpha, beta, depth, 0, in_check, 0, 0)

@@ -157,6 +157,11 @@ def test_sprt_runner_hands_resume_and_seed_to_the_match(tmp_path):
     args.seed, args.resume = 8, False
     other = match.parse_args(sprt_runner.match_argv(args, ROOT, ROOT))
     assert not other.resume and other.openings != first.openings
+    assert first.rules.resign_movecount is None and first.rules.draw_movenumber is None
+    args.adjudicate = True
+    judged = match.parse_args(sprt_runner.match_argv(args, ROOT, ROOT)).rules
+    assert (judged.resign_movecount, judged.resign_score) == (5, 1000)
+    assert (judged.draw_movenumber, judged.draw_movecount, judged.draw_score) == (60, 8, 10)
 
 
 @pytest.mark.parametrize("extra, message", [

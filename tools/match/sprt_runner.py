@@ -191,6 +191,13 @@ def make_importable(build_dir):
         link.symlink_to("..")
 
 
+# --adjudicate: the network SPRTs' settings (networks/sprt-network.sh). A
+# game both engines score as lost by 10 pawns for 5 moves is resigned, and
+# one they score within 0.1 pawn for 8 moves after move 60 is drawn.
+ADJUDICATION = ["-resign", "movecount=5", "score=1000",
+                "-draw", "movenumber=60", "movecount=8", "score=10"]
+
+
 def match_argv(args, test_dir, base_dir):
     """tuong-match's arguments for the two builds."""
     argv = ["-engine", "name=test", f"cmd={engine_command(test_dir)}", f"dir={test_dir}",
@@ -203,6 +210,8 @@ def match_argv(args, test_dir, base_dir):
             "-sprt", f"elo0={args.elo0}", f"elo1={args.elo1}", f"alpha={args.alpha}",
             f"beta={args.beta}",
             "-openings", f"file={args.openings or match.DEFAULT_OPENINGS}", "order=random"]
+    if getattr(args, "adjudicate", False):
+        argv += ADJUDICATION
     if args.seed is not None:
         argv += ["-seed", str(args.seed)]
     if args.pgnout:
@@ -240,6 +249,9 @@ def main(argv=None):
                         help="NAME=VALUE for the test build (repeatable)")
     parser.add_argument("--base-option", action="append", default=[],
                         help="NAME=VALUE for the base build (repeatable)")
+    parser.add_argument("--adjudicate", action="store_true",
+                        help="resign games both engines score 1000 cp lost for 5 moves, draw "
+                             "those within 10 cp for 8 moves after move 60 (faster)")
     parser.add_argument("--pgnout", help="write the games here too")
     parser.add_argument("--seed", type=int,
                         help="the openings' random order (random unless given, and "
