@@ -25,8 +25,8 @@ from tuong.engine.movepick cimport (
     picker_quiet,
 )
 from tuong.engine.tt cimport (
-    TTEntry, tt_probe, tt_store, tt_prefetch, tt_cutoff, score_to_tt, BOUND_NONE, BOUND_UPPER,
-    BOUND_LOWER, BOUND_EXACT,
+    TTEntry, tt_probe, tt_store, tt_prefetch, tt_cutoff, score_to_tt, score_from_tt, BOUND_NONE,
+    BOUND_UPPER, BOUND_LOWER, BOUND_EXACT,
 )
 
 # ---- search parameters (the shared ones are in engine/worker.pxd) -----------
@@ -45,6 +45,10 @@ cdef enum:
     LMR_HISTORY_DIVISOR = HISTORY_MAX    # a quiet move's history stat / this: plies less reduced
     CUT_NODE_REDUCTION = 2       # late moves at an expected cut node: plies more reduced
     QS_FUTILITY_MARGIN = 150     # quiescence: what a capture may bring beyond its exchange
+    PROBCUT_MIN_DEPTH = 5        # ProbCut: from this depth on, a capture searched
+    PROBCUT_REDUCTION = 4        # this many plies shallower that holds beta +
+    PROBCUT_MARGIN = 150         # this margin (less PROBCUT_IMPROVING where the
+    PROBCUT_IMPROVING = 50       # position is improving) fails the node high
 
 # ---- the tunable parameters (tuong-spsa) -------------------------------------
 # Variables rather than constants so that a tuning run can set them (through
@@ -382,6 +386,51 @@ cdef inline int cut_early(SearchState* s, Move* moves, int* n, int beta, int dep
     return 0
 
 
+cdef inline int probcut(SearchState* s, Move* moves, int* n, int beta, int depth, int ply,
+                        int static_eval, int improving, int cut_node, int found,
+                        const TTEntry* entry, int* score) noexcept nogil:
+    """Step 4b of pvs_node (off PV lines, not in check, below the root),
+    ProbCut: a capture that still holds a raised beta (`probcut_beta`) in a
+    search PROBCUT_REDUCTION plies shallower would almost surely hold beta
+    at full depth, so the node fails high on it. Only captures whose
+    exchange alone covers the raise are tried, each first by quiescence; the
+    table says when a search nearly as deep already failed under it."""
+    cdef int i, gives, count, probcut_beta = beta + PROBCUT_MARGIN - PROBCUT_IMPROVING * improving
+    cdef Move move
+    if not s.forward_pruning or not s.captures or depth < PROBCUT_MIN_DEPTH \
+            or beta <= -MATE_BOUND or probcut_beta >= MATE_BOUND:
+        return 0
+    if found and entry.depth >= depth - PROBCUT_REDUCTION + 1 \
+            and ((entry.age_bound & 3) == BOUND_UPPER or (entry.age_bound & 3) == BOUND_EXACT) \
+            and score_from_tt(entry.score, ply) < probcut_beta:
+        return 0
+    count = generated(s, moves, n, 0)
+    for i in range(count):
+        move = moves[i]
+        if not s.ops.capture_value(s.game, move) \
+                or not see_ge(s, move, probcut_beta - static_eval):
+            continue
+        s.played[ply] = move
+        s.played_kind[ply] = s.ops.move_kind(s.game, move) if s.continuation is not NULL else -1
+        gives = s.ops.make(s.game, move, may_give_check(s, s.checks, move))
+        score[0] = -qsearch(s, -probcut_beta, -probcut_beta + 1, ply + 1, gives)
+        if score[0] >= probcut_beta:
+            score[0] = -pvs(s, -probcut_beta, -probcut_beta + 1, depth - PROBCUT_REDUCTION,
+                            ply + 1, gives, 0, not cut_node)
+        s.ops.unmake(s.game)
+        if s.aborted:
+            score[0] = 0
+            return 1
+        if score[0] >= probcut_beta:
+            if s.path_dep >= ply:
+                tt_store(s.tt, s.ops.key(s.game), move, score_to_tt(score[0], ply), static_eval,
+                         depth - PROBCUT_REDUCTION + 1, BOUND_LOWER)
+            if score[0] < MATE_BOUND:
+                score[0] -= probcut_beta - beta
+            return 1
+    return 0
+
+
 cdef inline int futile(int depth, int searched, int static_eval, int alpha,
                        int improving) noexcept nogil:
     """Whether a plain quiet move is pruned: futility judges it at the depth
@@ -528,11 +577,14 @@ cdef int pvs_node(SearchState* s, int alpha, int beta, int depth, int ply,
     # Better than two plies ago: pruning can afford to be less eager.
     improving = ply < 2 or static_eval > s.static_evals[ply - 2]
 
-    # Steps 3 and 4. Reverse futility and the null move.
-    if ply > 0 and not pv_node and not in_check \
-            and cut_early(s, mp.moves, &n, beta, depth, ply, after_null, static_eval, improving,
-                          cut_node, &score):
-        return score
+    # Steps 3, 4 and 4b. Reverse futility, the null move and ProbCut.
+    if ply > 0 and not pv_node and not in_check:
+        if cut_early(s, mp.moves, &n, beta, depth, ply, after_null, static_eval, improving,
+                     cut_node, &score):
+            return score
+        if probcut(s, mp.moves, &n, beta, depth, ply, static_eval, improving, cut_node, found,
+                   &entry, &score):
+            return score
 
     # Step 5. Without a hash move to try first this node is likely to cost
     # more than it is worth at full depth (internal iterative reduction;
