@@ -4,18 +4,20 @@
 # the main worker one iteration at a time for the Searcher
 # (engine/search.pyx), each helper its own deepening loop (engine/helper.pyx)
 # over the shared table (Lazy SMP). Workers poll stop(), the clock and the
-# node budget through Control (the clock once every POLL_MASK + 1 nodes).
+# node budget through Control (engine/node.pxd: what every node does
+# besides searching).
 #
 # The search sees the game only through GameOps (engine/game.pxd).
 
 from libc.math cimport log
 from libc.stdint cimport int16_t, uint64_t
 
-from tuong.engine.game cimport (Move, NO_MOVE, MAX_MOVES, MATE, MAX_PLY, MATE_BOUND, INFINITE,
+from tuong.engine.game cimport (Move, NO_MOVE, MAX_MOVES, MAX_PLY, MATE_BOUND, INFINITE,
                                  NO_QUICK_ESTIMATE)
-from tuong.engine.worker cimport (
-    Control, SearchState, atomic_load_int, atomic_store_int, atomic_load_i64, count_node,
-    now_ns, total_nodes,
+from tuong.engine.worker cimport SearchState
+from tuong.engine.node cimport (
+    should_stop, update_pv, is_excluded, may_give_check, prefetch_child, generated,
+    note_rule_result, enter_node, settled, node_eval, new_best,
 )
 from tuong.engine.ordering cimport (
     HISTORY_MAX, Tried, continuation_row, quiet_stat, see_ge, note_tried, update_stats,
@@ -25,13 +27,12 @@ from tuong.engine.movepick cimport (
     picker_quiet,
 )
 from tuong.engine.tt cimport (
-    TTEntry, tt_probe, tt_store, tt_prefetch, tt_cutoff, score_to_tt, score_from_tt, BOUND_NONE,
+    TTEntry, tt_probe, tt_store, tt_cutoff, score_to_tt, score_from_tt, BOUND_NONE,
     BOUND_UPPER, BOUND_LOWER, BOUND_EXACT,
 )
 
 # ---- search parameters (the shared ones are in engine/worker.pxd) -----------
 cdef enum:
-    POLL_MASK = 1023             # the clock is read when nodes & POLL_MASK == 0
     NULL_MIN_DEPTH = 3
     NULL_MIN_MOVES = 5           # no pass for a side with this many legal moves or fewer
     LMR_MIN_DEPTH = 3
@@ -122,71 +123,9 @@ cdef void init_reductions():
 init_reductions()
 
 
-cdef inline int should_stop(SearchState* s) noexcept nogil:
-    cdef Control* c = s.control
-    cdef long long deadline
-    if s.aborted:
-        return 1
-    if not s.abortable:
-        return 0
-    if c.node_limit and s.nodes >= c.node_limit:
-        s.aborted = 1
-    elif (s.nodes & POLL_MASK) == 0:
-        if atomic_load_int(&c.stop):
-            s.aborted = 1
-        elif s.id == 0 and atomic_load_int(&c.helper_done[s.iteration]):
-            s.aborted = s.jumped = 1    # its line stands for this iteration
-        else:
-            deadline = atomic_load_i64(&c.hard_ns)
-            if deadline and now_ns() >= deadline:
-                s.aborted = 1
-            elif c.node_limit and c.n_workers > 1 and total_nodes(c) >= c.node_limit:
-                s.aborted = 1
-    return s.aborted
-
-
-cdef inline void update_pv(SearchState* s, int ply, Move move) noexcept nogil:
-    cdef int i
-    s.pv[ply][ply] = move
-    for i in range(ply + 1, s.pv_len[ply + 1]):
-        s.pv[ply][i] = s.pv[ply + 1][i]
-    s.pv_len[ply] = s.pv_len[ply + 1] if s.pv_len[ply + 1] > ply + 1 else ply + 1
-
-
-cdef int is_excluded(SearchState* s, Move move) noexcept nogil:
-    cdef int i
-    for i in range(s.n_excluded):
-        if s.excluded[i] == move:
-            return 1
-    return 0
-
-
-cdef inline int may_give_check(SearchState* s, int has_checks, Move move) noexcept nogil:
-    return has_checks and s.ops.may_give_check(s.game, move)
-
-
-cdef inline void prefetch_child(SearchState* s, Move move) noexcept nogil:
-    # The child's probe of the table is a miss to memory: start that load
-    # now, while the move is still being judged (exchange, pruning, make).
-    if s.ops.key_after is not NULL:
-        tt_prefetch(s.tt, s.ops.key_after(s.game, move))
-
-
 cdef inline int lmr_reduction(int depth, int searched) noexcept nogil:
     """The late-move reduction's table entry (before its adjustments)."""
     return LMR[depth if depth < 64 else 63][searched if searched < 64 else 63]
-
-
-cdef inline int generated(SearchState* s, Move* moves, int* n, int in_check) noexcept nogil:
-    # The node's legal moves, generated once (n < 0: not yet).
-    if n[0] < 0:
-        n[0] = s.ops.generate(s.game, moves, MAX_MOVES, 0, in_check)
-    return n[0]
-
-
-cdef inline void note_rule_result(SearchState* s, int ply, int back) noexcept nogil:
-    if back and ply - back < s.path_dep:
-        s.path_dep = ply - back
 
 
 cdef inline int qsearch(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
@@ -207,17 +146,6 @@ cdef inline int pvs(SearchState* s, int alpha, int beta, int depth, int ply,
     if saved < s.path_dep:
         s.path_dep = saved
     return score
-
-
-cdef inline int enter_node(SearchState* s, int ply) noexcept nogil:
-    """Count the node; 1: the search has stopped."""
-    s.pv_len[ply] = ply
-    count_node(&s.nodes)
-    if should_stop(s):
-        return 1
-    if ply > s.seldepth:
-        s.seldepth = ply
-    return 0
 
 
 cdef int qsearch_node(SearchState* s, int alpha, int beta, int ply, int in_check) noexcept nogil:
@@ -318,41 +246,6 @@ cdef inline int null_move_score(SearchState* s, int beta, int depth, int ply,
     score = -pvs(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0, 1, not cut_node)
     s.ops.unmake_null(s.game)
     return score
-
-
-cdef inline int settled(SearchState* s, int ply, int* alpha, int* beta, int* score) noexcept nogil:
-    """Step 1 of pvs_node (below the root): whether a rule's result, the
-    ply limit or mate distance settles the node, its score in `score`. No
-    mate found from here can beat one already found nearer the root: the
-    window shrinks to the mates still possible."""
-    cdef int back = 0
-    if s.ops.rule_result(s.game, ply, score, &back):
-        note_rule_result(s, ply, back)
-        return 1
-    if ply >= MAX_PLY - 1:
-        score[0] = s.ops.evaluate(s.game)
-        return 1
-    if alpha[0] < -(MATE - ply):
-        alpha[0] = -(MATE - ply)
-    if beta[0] > MATE - ply - 1:
-        beta[0] = MATE - ply - 1
-    score[0] = alpha[0]
-    return alpha[0] >= beta[0]
-
-
-cdef inline int node_eval(SearchState* s, int ply, int in_check, int found,
-                          const TTEntry* entry) noexcept nogil:
-    """The node's static evaluation, noted at its ply: none in check, the
-    table's when it has one."""
-    cdef int static_eval
-    if in_check:
-        static_eval = -INFINITE
-    elif found and entry.eval != -INFINITE:
-        static_eval = entry.eval
-    else:
-        static_eval = s.ops.evaluate(s.game)
-    s.static_evals[ply] = static_eval
-    return static_eval
 
 
 cdef inline int cut_early(SearchState* s, Move* moves, int* n, int beta, int depth, int ply,
@@ -511,13 +404,6 @@ cdef inline int search_move(SearchState* s, int alpha, int beta, int new_depth, 
     if score > alpha and score < beta:
         score = -pvs(s, -beta, -alpha, new_depth, ply + 1, gives, 0, 0)
     return score
-
-
-cdef inline void new_best(SearchState* s, int ply, Move move, int score) noexcept nogil:
-    update_pv(s, ply, move)
-    if ply == 0:
-        s.root_best = move
-        s.root_score = score
 
 
 cdef inline void store_node(SearchState* s, uint64_t key, int ply, int depth, int best,
