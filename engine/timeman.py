@@ -22,8 +22,9 @@ SUDDEN_DEATH_MOVES = 30
 # With an increment larger than what a move costs outside the search, every
 # move brings time of its own, so the clock in hand can be spent sooner, in
 # the middlegame where it decides most (docs/testing.md: the SPRT of
-# 2026-11-24). An increment below that overhead brings nothing, so such a
-# clock is planned as sudden death.
+# 2026-11-24; 12 spent it too soon and lost, 2026-11-28). An increment
+# below that overhead brings nothing, so such a clock is planned as sudden
+# death.
 SUDDEN_DEATH_MOVES_WITH_INC = 20
 
 # The hard cap is this many times the target ...

@@ -202,3 +202,16 @@ def test_pasted_epd_lines_are_positions():
             assert state["type"] == "state", state
             assert state["fen"].startswith("rnbakabnr/9/1c5c1")
     run(body())
+
+
+# -- 9. a byte-order mark in pasted text ----------------------------------------------------
+def test_text_opened_by_a_byte_order_mark_reads_as_without_it():
+    # A file a Windows editor saved, opened as "utf-8" rather than "utf-8-sig",
+    # hands the mark over as the text's first character: it is not a move.
+    pgn = '[Event "x"]\n[Result "1-0"]\n\n1. h2e2 h9g7 1-0\n'
+    for read in (records.read_pgn, records.read_text):
+        plain, marked = read(pgn), read("\ufeff" + pgn)
+        assert marked == plain and not marked[1] and marked[0][0].moves == ["h2e2", "h9g7"]
+    found, problems = records.read_text("\ufeff" + EPD)
+    assert not problems and len(found) == 2
+    assert records.read_fen_lines("\ufeff" + EPD) == records.read_fen_lines(EPD)

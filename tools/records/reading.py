@@ -13,6 +13,10 @@ from tuong.tools.records.pgn import first_move_number
 from tuong.tools.records.record import FORMAT_NAMES, Problem, Record
 from tuong.tools.records.tree import GameTree, Node
 
+# A byte-order mark opens the text a Windows editor saved (read as "utf-8",
+# not "utf-8-sig"): no move, no position, only a sign of where it came from.
+BOM = "\ufeff"
+
 # The [Format] tag's values read as a notation (lowercased), FORMAT_NAMES's and others.
 _FORMAT_INPUT: dict[str, Notation] = {value.lower(): key for key, value in FORMAT_NAMES.items()}
 _FORMAT_INPUT.update({"uci": "coords", "ucci": "coords", "chn": "chinese", "cn": "chinese",
@@ -44,6 +48,7 @@ def read_pgn(text: str, source: str = "<pgn>", notation: Notation | None = None,
     or not (the moves of the later ones are not even looked at)."""
     records: list[Record] = []
     problems: list[Problem] = []
+    text = text.removeprefix(BOM)      # pasted from a file a Windows editor saved
     for number, game in enumerate(_games(text), 1):
         if limit is not None and number > limit:
             break
@@ -177,6 +182,7 @@ def read_text(text: str, source: str = "<text>", notation: Notation | None = Non
               limit: int | None = None) -> tuple[list[Record], list[Problem]]:
     """([Record], [Problem]) of pasted text: positions (one FEN or EPD a
     line, see looks_like_fen_lines) or PGN."""
+    text = text.removeprefix(BOM)
     if looks_like_fen_lines(text):
         return read_fen_lines(text, source)
     return read_pgn(text, source, notation, limit)
@@ -185,7 +191,7 @@ def read_text(text: str, source: str = "<text>", notation: Notation | None = Non
 def read_fen_lines(text: str, source: str = "<fen>") -> tuple[list[Record], list[Problem]]:
     """Positions, one FEN (or EPD) a line, as records without moves."""
     records, problems = [], []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.removeprefix(BOM).splitlines(), 1):
         line = line.split(";")[0].strip()
         if not line or line.startswith("#"):
             continue
