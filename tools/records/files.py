@@ -12,7 +12,7 @@ from tuong.tools.records import chunks
 from tuong.tools.records.encoding import Decoded
 from tuong.tools.records.encoding import read as read_encoded
 from tuong.tools.records.notation import Notation
-from tuong.tools.records.reading import (_move_number, looks_like_fen_lines, read_fen_lines,
+from tuong.tools.records.reading import (BOM, _move_number, looks_like_fen_lines, read_fen_lines,
                                          read_pgn)
 from tuong.tools.records.record import Problem, Record
 
@@ -73,7 +73,7 @@ def _iter_stream(stream, source, notation, problems):
     if isinstance(head, str):                # a file open in text mode: text as it comes
         # A BOM read as a character (a UTF-8 file opened as "utf-8", not "utf-8-sig") is
         # no text of the file, as the bytes' readers skip it (chunks.encoding_of).
-        head = head.removeprefix("\ufeff")
+        head = head.removeprefix(BOM)
         lines = chunks.text_lines(itertools.chain([head], iter(
             lambda: stream.read(chunks.BLOCK), "")))
         fen = fen_name or looks_like_fen_lines(head[:head.rfind("\n") + 1] or head)
