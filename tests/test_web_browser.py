@@ -105,6 +105,19 @@ def square(driver, name):
     return driver.find_element(By.CSS_SELECTOR, f'[data-square="{name}"]')
 
 
+def click_drawn(driver, selector):
+    """Click the element at `selector` in a list the page draws again as
+    states come (the move list, the library): one found may be gone by the
+    click, so find it again until a click lands."""
+    def clicked(d):
+        try:
+            d.find_element(By.CSS_SELECTOR, selector).click()
+            return True
+        except StaleElementReferenceException:
+            return False
+    WebDriverWait(driver, WAIT).until(clicked)
+
+
 def click_move(driver, move):
     square(driver, move[:2]).click()
     square(driver, move[2:]).click()
@@ -314,7 +327,7 @@ def test_move_now_and_a_move_in_the_middle_make_variations(browser):
     set_mode(browser, "")
     play(browser, *GAME)
     ids = [m["id"] for m in state(browser)["moves"]]
-    browser.find_element(By.CSS_SELECTOR, f'#movelist [data-node="{ids[1]}"]').click()
+    click_drawn(browser, f'#movelist [data-node="{ids[1]}"]')
     until(browser, lambda s: s["ply"] == 2, "ply 2")
     press(browser, "g")
     until(browser, lambda s: s["ply"] == 3 and not s["thinking"], "the engine's move")
@@ -322,7 +335,7 @@ def test_move_now_and_a_move_in_the_middle_make_variations(browser):
     assert len(nodes[str(ids[1])]["children"]) in (1, 2)   # a variation, unless it chose i0i1
     browser.find_element(By.ID, "engine-side")
     set_mode(browser, "")
-    browser.find_element(By.CSS_SELECTOR, f'#movelist [data-node="{ids[3]}"]').click()
+    click_drawn(browser, f'#movelist [data-node="{ids[3]}"]')
     until(browser, lambda s: s["ply"] == 4, "ply 4")
     click_move(browser, "b0c2")
     until(browser, lambda s: s["ply"] == 5, "the new move")
@@ -390,15 +403,7 @@ def test_a_game_link_keeps_the_game_it_replaces_in_the_library(browser, server):
     until(browser, lambda s: [m["move"] for m in s["moves"]] == ["b2e2"], "the linked game")
     browser.wait.until(lambda d: "The game before the link"
                        in d.find_element(By.ID, "library-list").text)
-
-    def open_first(driver):
-        # The list is drawn again as states come: a button found may be gone by the click.
-        try:
-            driver.find_element(By.CSS_SELECTOR, "#library-list .lib-open").click()
-            return True
-        except StaleElementReferenceException:
-            return False
-    browser.wait.until(open_first)
+    click_drawn(browser, "#library-list .lib-open")
     confirm(browser)
     until(browser, lambda s: [m["move"] for m in s["moves"]] == ["h2e2", "h9g7"], "it, back")
 
