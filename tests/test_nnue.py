@@ -239,17 +239,19 @@ def test_gen2_the_network_before_still_loads_as_version_1():
     assert (net.buckets, net.hidden) == (1, 128) and network.encode(net) == data
 
 
-def test_the_shipped_network_is_gen7_at_h512():
-    """gen7 at H = 512 (no buckets, trained on 20,000,000 positions of gen6's
-    self-play with seed 7: the recipe in docs/measurements/network.md) is the
-    default, the same bytes as networks/gen7-h512.nnue, and it round-trips."""
+def test_the_shipped_network_is_h512_blend():
+    """h512-blend (gen7 at H = 512, no buckets, fine-tuned on 7,200,000 positions
+    of gen7's self-play with the games' results in the target, seed 9: the recipe
+    in docs/measurements/network.md) is the default, the same bytes as
+    networks/h512-blend.nnue, and it round-trips."""
     from pathlib import Path
     data = (Path(network.__file__).parent / "default.nnue").read_bytes()
     net = network.decode(data)
     assert (net.buckets, net.hidden) == (1, 512) and network.encode(net) == data
-    assert net.description.startswith("20000000 positions, hidden 512")
-    assert net.description.endswith("K 585, loss 0.00070/0.00077, seed 7")
-    kept = Path(__file__).parents[1] / "networks" / "gen7-h512.nnue"
+    assert net.description.startswith("7200000 positions, hidden 512")
+    assert "lambda 0.75, from gen7-h512.nnue" in net.description
+    assert net.description.endswith("K 585, loss 0.00447/0.00463, seed 9")
+    kept = Path(__file__).parents[1] / "networks" / "h512-blend.nnue"
     if kept.exists():                   # a checkout (an installed package has no networks/)
         assert kept.read_bytes() == data
 
