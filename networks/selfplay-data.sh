@@ -8,6 +8,7 @@
 [ $# -eq 3 ] || { echo "usage: $0 NAME NETWORK SEED" >&2; exit 2; }
 NAME=$1; NET=$(cd "$(dirname "$0")" && pwd)/$2; SEED=$3
 [ -f "$NET" ] || { echo "$0: no network $NET" >&2; exit 2; }
+command -v tuong-datagen > /dev/null || { echo "$0: tuong-datagen is not on PATH (activate the venv tuong is installed in)" >&2; exit 2; }
 DATA=${DATA:-/work/data}
 mkdir -p "$DATA"
 # nice alone weighs only within an autogroup: a run started from its own session
